@@ -1,0 +1,105 @@
+"""The command line: a thin layer over the verb modules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ._errors import UsageError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="autograder",
+        description="Autograded Markov-decision-process assignments on Chutes and Ladders.",
+    )
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="COMMAND")
+
+    verbs.add_parser("list", help="the assignments, with their parameters and defaults")
+
+    solve = verbs.add_parser("solve", help="the reference answer, printed or as JSON")
+    solve.add_argument("assignment")
+    _board_options(solve)
+    solve.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    solve.add_argument(
+        "--method",
+        choices=("policy_iteration", "value_iteration"),
+        default="policy_iteration",
+        help="solver (default: policy_iteration)",
+    )
+
+    simulate = verbs.add_parser("simulate", help="Monte Carlo games under the optimal policy")
+    simulate.add_argument("assignment")
+    _board_options(simulate)
+    simulate.add_argument("--games", type=_positive, default=10_000, help="default 10000")
+    simulate.add_argument("--seed", type=int, default=0, help="default 0")
+
+    verbs.add_parser("demo", help="the main job on the bundled material")
+    return parser
+
+
+def _board_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", metavar="FILE", help="a board file (JSON) instead of the public board")
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change a parameter (repeatable)",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def run(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.verb == "list":
+        from ._list import list_text
+
+        sys.stdout.write(list_text())
+    elif args.verb == "solve":
+        from ._solve import solve_text
+
+        sys.stdout.write(
+            solve_text(args.assignment, args.board, args.settings, args.json, args.method)
+        )
+    elif args.verb == "simulate":
+        from ._simulate import simulate_text
+
+        sys.stdout.write(
+            simulate_text(args.assignment, args.board, args.settings, args.games, args.seed)
+        )
+    elif args.verb == "demo":
+        from ._demo import demo_text
+
+        text, ok = demo_text()
+        sys.stdout.write(text)
+        return 0 if ok else 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except UsageError as err:
+        print(f"autograder: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("autograder: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

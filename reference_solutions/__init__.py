@@ -1,0 +1,48 @@
+"""Instructor-only: the game models, the generic solver and the answer keys.
+
+Each assignment's rules module (``reference_solutions.rules.<name>``) turns a board and its
+parameters into an explicit :class:`Model`; :func:`policy_iteration` and
+:func:`value_iteration` solve any model.
+"""
+
+from ._model import Model, build_model
+from ._params import Overshoot, params_to_json
+from ._params import describe as describe_params
+from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
+from ._simulate import Simulation, simulate
+from ._solver import (
+    NotConverged,
+    Solution,
+    evaluate_policy,
+    goal_distance,
+    policy_iteration,
+    proper_policy,
+    q_values,
+    solve,
+    value_iteration,
+)
+
+__all__ = [
+    "Game",
+    "Model",
+    "NotConverged",
+    "Overshoot",
+    "Problem",
+    "Simulation",
+    "Solution",
+    "build_model",
+    "describe_params",
+    "evaluate_policy",
+    "goal_distance",
+    "make_problem",
+    "params_to_json",
+    "parse_settings",
+    "policy_iteration",
+    "proper_policy",
+    "q_values",
+    "simulate",
+    "solution_json",
+    "solve",
+    "solve_problem",
+    "value_iteration",
+]

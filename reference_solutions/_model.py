@@ -1,0 +1,166 @@
+"""The explicit model every assignment compiles to.
+
+A model is a table of state-action pairs in the spirit of Gymnasium's ``P[s][a]``: the pairs
+of state ``s`` are ``pair_start[s]:pair_start[s + 1]``; row ``p`` of ``transitions`` is the
+distribution of the next state after pair ``p``. A state with no pairs is terminal and worth
+``terminal_value``. Rows may list one next state more than once when the outcomes cost
+differently (a prison square reached with and without its trap), so a simulation can charge
+each outcome its own cost while the solvers only need the expected cost of a pair.
+
+Everything is built from flat numpy arrays: a board of a million squares is a few array
+operations, never a Python object per state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Model", "build_model"]
+
+_PROBABILITY_SLACK = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A finite stochastic shortest-path (or discounted) decision problem."""
+
+    n_states: int
+    pair_start: np.ndarray
+    action_of_pair: np.ndarray
+    transitions: sp.csr_array
+    outcome_cost: np.ndarray
+    terminal_value: np.ndarray
+    start: int
+    action_names: tuple[str, ...]
+    label: Callable[[int], str]
+    discount: float = 1.0
+    maximize: bool = False
+
+    @property
+    def n_pairs(self) -> int:
+        return int(self.pair_start[-1])
+
+    @cached_property
+    def terminal(self) -> np.ndarray:
+        return self.pair_start[1:] == self.pair_start[:-1]
+
+    @cached_property
+    def state_of_pair(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_states), np.diff(self.pair_start))
+
+    @cached_property
+    def pair_cost(self) -> np.ndarray:
+        """Expected cost (or reward, when maximising) of each pair."""
+        weighted = self.transitions.data * self.outcome_cost
+        return np.add.reduceat(weighted, self.transitions.indptr[:-1])
+
+    def pairs_of(self, state: int) -> range:
+        return range(int(self.pair_start[state]), int(self.pair_start[state + 1]))
+
+
+def build_model(
+    *,
+    n_states: int,
+    pair_state: np.ndarray,
+    pair_action: np.ndarray,
+    outcome_pair: np.ndarray,
+    outcome_state: np.ndarray,
+    outcome_prob: np.ndarray,
+    outcome_cost: np.ndarray | float,
+    terminal_value: np.ndarray | None = None,
+    start: int = 0,
+    action_names: tuple[str, ...],
+    label: Callable[[int], str] = str,
+    discount: float = 1.0,
+    maximize: bool = False,
+) -> Model:
+    """Assemble a :class:`Model` from flat arrays of pairs and outcomes.
+
+    Pairs may come in any order; they are sorted by state. Outcomes of one pair that reach
+    the same state at the same cost are merged; outcomes with probability 0 are dropped.
+    """
+    pair_state = np.asarray(pair_state, dtype=np.int64)
+    pair_action = np.asarray(pair_action, dtype=np.int64)
+    outcome_pair = np.asarray(outcome_pair, dtype=np.int64)
+    outcome_state = np.asarray(outcome_state, dtype=np.int64)
+    outcome_prob = np.asarray(outcome_prob, dtype=np.float64)
+    cost = np.broadcast_to(np.asarray(outcome_cost, dtype=np.float64), outcome_prob.shape)
+    n_pairs = pair_state.size
+    if n_pairs and (pair_state.min() < 0 or pair_state.max() >= n_states):
+        raise ValueError("a pair belongs to a state outside the model")
+    if outcome_state.size and (outcome_state.min() < 0 or outcome_state.max() >= n_states):
+        raise ValueError("an outcome leads outside the model")
+    if np.any(outcome_prob < 0):
+        raise ValueError("negative transition probability")
+
+    # Renumber pairs so that they are grouped by state, keeping their given order within one.
+    order = np.argsort(pair_state, kind="stable")
+    new_index = np.empty(n_pairs, dtype=np.int64)
+    new_index[order] = np.arange(n_pairs)
+    pair_state = pair_state[order]
+    pair_action = pair_action[order]
+    outcome_pair = new_index[outcome_pair]
+
+    keep = outcome_prob > 0
+    outcome_pair, outcome_state = outcome_pair[keep], outcome_state[keep]
+    outcome_prob, cost = outcome_prob[keep], cost[keep]
+    by = np.lexsort((cost, outcome_state, outcome_pair))
+    outcome_pair, outcome_state = outcome_pair[by], outcome_state[by]
+    outcome_prob, cost = outcome_prob[by], cost[by]
+    if outcome_pair.size:
+        new_group = np.ones(outcome_pair.size, dtype=bool)
+        new_group[1:] = (
+            (outcome_pair[1:] != outcome_pair[:-1])
+            | (outcome_state[1:] != outcome_state[:-1])
+            | (cost[1:] != cost[:-1])
+        )
+        starts = np.flatnonzero(new_group)
+        outcome_prob = np.add.reduceat(outcome_prob, starts)
+        outcome_pair, outcome_state, cost = (
+            outcome_pair[starts],
+            outcome_state[starts],
+            cost[starts],
+        )
+
+    counts = np.bincount(outcome_pair, minlength=n_pairs)
+    if np.any(counts == 0):
+        raise ValueError("a state-action pair has no outcome")
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    totals = np.add.reduceat(outcome_prob, indptr[:-1]) if n_pairs else np.zeros(0)
+    if np.any(np.abs(totals - 1.0) > 1e-9):
+        worst = int(np.argmax(np.abs(totals - 1.0)))
+        raise ValueError(f"probabilities of pair {worst} sum to {totals[worst]!r}, not 1")
+    # Rounding in the sums is spread back so each row is a distribution to the last bit.
+    outcome_prob = outcome_prob / np.repeat(totals, counts)
+    transitions = sp.csr_array(
+        (outcome_prob, outcome_state, indptr), shape=(n_pairs, n_states)
+    )
+    transitions.has_canonical_format = False  # rows may repeat a column (distinct costs)
+
+    pairs_per_state = np.bincount(pair_state, minlength=n_states)
+    pair_start = np.concatenate(([0], np.cumsum(pairs_per_state))).astype(np.int64)
+    values = np.zeros(n_states) if terminal_value is None else np.asarray(terminal_value, float)
+    terminal = pairs_per_state == 0
+    values = np.where(terminal, values, 0.0)
+    if not maximize and np.any(cost < -_PROBABILITY_SLACK):
+        raise ValueError("a cost-minimising model needs non-negative costs")
+    if not 0.0 < discount <= 1.0:
+        raise ValueError("discount must be in (0, 1]")
+    return Model(
+        n_states=n_states,
+        pair_start=pair_start,
+        action_of_pair=pair_action,
+        transitions=transitions,
+        outcome_cost=np.ascontiguousarray(cost),
+        terminal_value=values,
+        start=start,
+        action_names=action_names,
+        label=label,
+        discount=float(discount),
+        maximize=maximize,
+    )

@@ -1,0 +1,127 @@
+"""An assignment, a board and parameters put together: the thing ``solve`` and ``simulate``
+work on. Every user mistake surfaces here as a :class:`UsageError` naming its source."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+from autograder._answer import Answer
+from autograder._assignments import Assignment, load_assignment
+from autograder._boards import Board, LoadedBoard, load_board, parse_board
+from autograder._errors import UsageError
+
+from ._model import Model
+from ._params import params_to_json, read_params
+from ._solver import Solution, solve
+
+__all__ = ["Game", "Problem", "make_problem", "parse_settings", "solution_json", "solve_problem"]
+
+
+class Game(Protocol):
+    """What a rules module's ``build`` returns: the model and how to read a solution."""
+
+    output: str
+    model: Model
+
+    def answer(self, solution: Solution) -> Answer: ...
+    def values_json(self, solution: Solution) -> Any: ...
+    def policy_json(self, solution: Solution) -> Any: ...
+    def optimal_json(self, solution: Solution) -> Any: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    assignment: Assignment
+    rules: ModuleType
+    board: Board
+    board_source: str
+    params: Any
+    game: Game
+
+
+def load_rules(assignment: Assignment) -> ModuleType:
+    try:
+        return importlib.import_module(f"reference_solutions.rules.{assignment.rules}")
+    except ModuleNotFoundError:
+        raise UsageError(
+            str(assignment.config), f"no rules module {assignment.rules!r} in reference_solutions"
+        ) from None
+
+
+def parse_settings(settings: Sequence[str]) -> list[tuple[str, dict[str, str]]]:
+    """``["faces=4", ...]`` as parameter layers, each naming its ``--set``."""
+    layers = []
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        where = f"--set {setting}"
+        if not sep or not key.strip():
+            raise UsageError(where, "expected key=value")
+        layers.append((where, {key.strip(): value.strip()}))
+    return layers
+
+
+def make_problem(
+    name: str,
+    board: str | Path | Mapping[str, Any] | None = None,
+    settings: Sequence[str] = (),
+    params: Mapping[str, Any] | None = None,
+) -> Problem:
+    """Build the game of assignment ``name``.
+
+    ``board`` is a board file, decoded board data, or ``None`` for the public board of the
+    assignment. Parameters come from the assignment's TOML, then the board file (a trap-lane
+    file may set ``circle`` and ``edition``), then ``params``, then ``settings`` (``key=value``).
+    """
+    assignment = load_assignment(name)
+    rules = load_rules(assignment)
+    loaded: LoadedBoard
+    if board is None:
+        loaded = parse_board(dict(assignment.board), rules.FAMILY, f"{assignment.config} [board]")
+    elif isinstance(board, Mapping):
+        loaded = parse_board(dict(board), rules.FAMILY, "board")
+    else:
+        loaded = load_board(board, rules.FAMILY)
+    layers: list[tuple[str, Mapping[str, Any]]] = [
+        (str(assignment.config), assignment.params),
+        (loaded.source, loaded.params),
+    ]
+    if params:
+        layers.append(("params", params))
+    layers += parse_settings(settings)
+    parsed = read_params(rules.Params, layers, name)
+    try:
+        game = rules.build(loaded.board, parsed)
+    except UsageError as err:
+        raise err.located(loaded.source) from None
+    return Problem(assignment, rules, loaded.board, loaded.source, parsed, game)
+
+
+def solve_problem(problem: Problem, method: str = "policy_iteration", **options: float) -> Solution:
+    try:
+        return solve(problem.game.model, method, **options)
+    except UsageError as err:
+        raise err.located(problem.board_source) from None
+
+
+def solution_json(problem: Problem, solution: Solution) -> dict[str, Any]:
+    game = problem.game
+    return {
+        "assignment": problem.assignment.name,
+        "params": params_to_json(problem.params),
+        "board": problem.board.to_json(),
+        "start_value": solution.start_value,
+        "values": game.values_json(solution),
+        "policy": game.policy_json(solution),
+        "optimal_actions": game.optimal_json(solution),
+        "solver": {
+            "method": solution.method,
+            "iterations": solution.iterations,
+            "residual": solution.residual,
+            "error_bound": solution.error_bound,
+        },
+    }

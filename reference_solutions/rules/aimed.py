@@ -1,0 +1,46 @@
+"""aimed: name an aim ``k``; the piece moves ``k-1``, ``k`` or ``k+1`` with ``noise``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograder._boards import JumpBoard
+
+from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
+from ._jumps import JumpGame, choice_game
+
+FAMILY = "jump"
+OUTPUT = "values-actions"
+
+
+@dataclass(frozen=True)
+class Params:
+    faces: int = param(6, integer(1, 10_000), "the aims are 1..faces")
+    noise: tuple[float, ...] = param(
+        (0.25, 0.5, 0.25), probabilities(3), "probabilities of moving aim-1, aim, aim+1"
+    )
+    overshoot: Overshoot = param(
+        Overshoot("stay"), overshoot, "a move that would pass the goal: stay, win, bounce, land:K"
+    )
+    objective: str = param(
+        "turns", choice("turns", "discounted"), "minimise turns, or maximise discounted reward"
+    )
+    discount: float = param(
+        0.9, number(0.0, 1.0, open_low=True), "discounted objective: factor per move"
+    )
+    reward: float = param(100.0, number(0.0, 1e9), "discounted objective: value of the goal")
+
+
+def build(board: JumpBoard, params: Params) -> JumpGame:
+    aims = [
+        (str(k), (k - 1, k, k + 1), params.noise) for k in range(1, params.faces + 1)
+    ]
+    return choice_game(
+        board,
+        params.overshoot,
+        aims,
+        output=OUTPUT,
+        objective=params.objective,
+        discount=params.discount,
+        reward=params.reward,
+    )

@@ -1,0 +1,26 @@
+"""classic: one action, spin ``1..faces`` and move that far (RULES.md "classic")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograder._boards import JumpBoard
+
+from .._params import Overshoot, integer, overshoot, param
+from ._jumps import JumpGame, choice_game
+
+FAMILY = "jump"
+OUTPUT = "values"
+
+
+@dataclass(frozen=True)
+class Params:
+    faces: int = param(6, integer(1, 10_000), "the spinner shows 1..faces, each equally likely")
+    overshoot: Overshoot = param(
+        Overshoot("stay"), overshoot, "a move that would pass the goal: stay, win, bounce, land:K"
+    )
+
+
+def build(board: JumpBoard, params: Params) -> JumpGame:
+    spin = ("spin", range(1, params.faces + 1), [1.0 / params.faces] * params.faces)
+    return choice_game(board, params.overshoot, [spin], output=OUTPUT)

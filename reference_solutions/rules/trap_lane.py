@@ -1,0 +1,172 @@
+"""trap-lane: the two-lane Snakes and Ladders MDP with traps and a choice of dice.
+
+The board is always 15 squares, so the model is built square by square; nothing here needs
+to scale. Square ``q`` is state ``q - 1``; the goal, square 15, is the terminal state 14.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from autograder._answer import Answer
+from autograder._boards import TRAP_LANE_SQUARES, TrapLayout
+
+from .._model import Model, build_model
+from .._params import boolean, choice, param
+from .._solver import Solution
+
+FAMILY = "trap"
+OUTPUT = "trap-lane"
+
+GOAL = TRAP_LANE_SQUARES
+JUNCTION = 3
+SLOW_LANE_END = 10
+FAST_LANE = (11, 12, 13, 14)
+# Penalty: back three squares along the lane walked; the fast lane leads back through 3.
+_PENALTY_FAST = {11: 1, 12: 2, 13: 3, 14: 11}
+
+
+@dataclass(frozen=True)
+class Die:
+    code: int
+    name: str
+    faces: tuple[int, ...]
+    triggers: float  # probability that a trap where the move ends goes off
+
+
+SECURITY = Die(1, "security", (0, 1), 0.0)
+NORMAL = Die(2, "normal", (0, 1, 2), 0.5)
+RISKY = Die(3, "risky", (0, 1, 2, 3), 1.0)
+
+# edition -> (dice, what trap 4 does)
+EDITIONS: dict[str, tuple[tuple[Die, ...], str]] = {
+    "2020": ((SECURITY, Die(2, "normal", (0, 1, 2), 1.0)), "mystery"),
+    "2021": ((SECURITY, NORMAL, RISKY), "gamble"),
+    "2022": ((SECURITY, NORMAL, RISKY), "bonus"),
+}
+
+
+@dataclass(frozen=True)
+class Params:
+    edition: str = param("2021", choice(*EDITIONS), "dice and trap 4: 2020, 2021 or 2022")
+    circle: bool = param(False, boolean, "true: square 15 must be reached exactly")
+    circle_overshoot: str = param(
+        "wrap", choice("wrap", "restart"), "circle: an overshoot wraps round, or restarts at 1"
+    )
+
+
+def next_square(square: int, circle: bool) -> int:
+    """The square after ``square`` on a walk that does not start at the junction."""
+    if square == SLOW_LANE_END or square == FAST_LANE[-1]:
+        return GOAL
+    if square == GOAL:
+        return 1 if circle else GOAL
+    return square + 1
+
+
+def walks(start: int, steps: int, params: Params) -> list[tuple[int, float]]:
+    """Where a move of ``steps`` from ``start`` ends: ``(square, probability)`` pairs."""
+    if steps == 0:
+        return [(start, 1.0)]
+    firsts = [(JUNCTION + 1, 0.5), (FAST_LANE[0], 0.5)] if start == JUNCTION else [
+        (next_square(start, params.circle), 1.0)
+    ]
+    ends = []
+    for square, prob in firsts:
+        passed_goal = square == GOAL and steps > 1
+        for _ in range(steps - 1):
+            if square == GOAL and not params.circle:
+                break
+            square = next_square(square, params.circle)
+            passed_goal = passed_goal or (square == 1)
+        if passed_goal and square != GOAL and params.circle_overshoot == "restart":
+            square = 1
+        ends.append((square, prob))
+    return ends
+
+
+def penalty(square: int) -> int:
+    return _PENALTY_FAST.get(square, max(1, square - 3))
+
+
+def trap_outcomes(square: int, trap: int, special: str) -> list[tuple[int, float, float]]:
+    """``(next square, probability, cost of the turn)`` once the trap on ``square`` goes off."""
+    if trap == 1:
+        return [(1, 1.0, 1.0)]
+    if trap == 2:
+        return [(penalty(square), 1.0, 1.0)]
+    if trap == 3:
+        return [(square, 1.0, 2.0)]  # this turn and the lost one
+    if trap == 4 and special == "gamble":
+        return [(q, 1.0 / GOAL, 1.0) for q in range(1, GOAL + 1)]
+    if trap == 4 and special == "bonus":
+        return [(square, 1.0, 0.0)]  # the next turn is free: its cost is refunded here
+    if trap == 4:  # mystery: restart, penalty or prison
+        return [
+            (o, p / 3, c)
+            for t in (1, 2, 3)
+            for o, p, c in trap_outcomes(square, t, special)
+        ]
+    return [(square, 1.0, 1.0)]
+
+
+@dataclass(frozen=True, eq=False)
+class TrapLaneGame:
+    output: str
+    board: TrapLayout
+    params: Params
+    model: Model
+
+    def answer(self, solution: Solution) -> Answer:
+        values = tuple(float(v) for v in solution.values[: GOAL - 1])
+        dice = tuple(str(solution.action(s)) for s in range(GOAL - 1))
+        return Answer(self.output, solution.start_value, values, dice)
+
+    def values_json(self, solution: Solution) -> Any:
+        return solution.values[: GOAL - 1].tolist()
+
+    def policy_json(self, solution: Solution) -> Any:
+        return [int(solution.action(s)) for s in range(GOAL - 1)]  # type: ignore[arg-type]
+
+    def optimal_json(self, solution: Solution) -> Any:
+        return [[int(a) for a in solution.optimal_actions(s)] for s in range(GOAL - 1)]
+
+
+def build(board: TrapLayout, params: Params) -> TrapLaneGame:
+    dice, special = EDITIONS[params.edition]
+    pair_state, pair_action, o_pair, o_state, o_prob, o_cost = [], [], [], [], [], []
+    for square in range(1, GOAL):
+        for a, die in enumerate(dice):
+            pair = len(pair_state)
+            pair_state.append(square - 1)
+            pair_action.append(a)
+            for steps in die.faces:
+                for end, p_walk in walks(square, steps, params):
+                    p = p_walk / len(die.faces)
+                    trap = board.layout[end - 1]
+                    fired = die.triggers if trap else 0.0
+                    outcomes = [(end, 1.0 - fired, 1.0)] if fired < 1.0 else []
+                    if fired:
+                        outcomes += [
+                            (q, fired * pq, c) for q, pq, c in trap_outcomes(end, trap, special)
+                        ]
+                    for q, pq, cost in outcomes:
+                        o_pair.append(pair)
+                        o_state.append(q - 1)
+                        o_prob.append(p * pq)
+                        o_cost.append(cost)
+    model = build_model(
+        n_states=GOAL,
+        pair_state=np.array(pair_state),
+        pair_action=np.array(pair_action),
+        outcome_pair=np.array(o_pair),
+        outcome_state=np.array(o_state),
+        outcome_prob=np.array(o_prob),
+        outcome_cost=np.array(o_cost),
+        action_names=tuple(str(d.code) for d in dice),
+        label=lambda s: f"square {s + 1}",
+    )
+    return TrapLaneGame(OUTPUT, board, params, model)
