@@ -40,7 +40,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _board_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", metavar="FILE", help="a board file (JSON) instead of the public board")
+    parser.add_argument(
+        "--board", metavar="FILE", help="a board file (JSON) instead of the public board"
+    )
     parser.add_argument(
         "--set",
         dest="settings",

@@ -17,8 +17,9 @@ def board_rows(goal: int) -> list[list[int]]:
     """
     if goal < 10 or goal % 10:
         raise UsageError(
-            "", f"goal {goal} is not a multiple of 10, so the table cannot be printed "
-            "(--json works for any goal)"
+            "",
+            f"goal {goal} is not a multiple of 10, so the table cannot be printed "
+            "(--json works for any goal)",
         )
     rows = []
     for r in range(goal // 10):

@@ -19,8 +19,10 @@ def list_text() -> str:
             lines.append(f"{'':<14} {assignment.summary}")
         defaults = params_to_json(problem.params)
         for param, accepts, help_ in describe_params(problem.rules.Params):
-            shown = json.dumps(defaults[param]) if not isinstance(defaults[param], str) else (
-                defaults[param]
+            shown = (
+                json.dumps(defaults[param])
+                if not isinstance(defaults[param], str)
+                else (defaults[param])
             )
             lines.append(f"    {param:<17}= {shown:<10} {help_} ({accepts})")
         lines.append("")

@@ -137,9 +137,7 @@ def build_model(
         raise ValueError(f"probabilities of pair {worst} sum to {totals[worst]!r}, not 1")
     # Rounding in the sums is spread back so each row is a distribution to the last bit.
     outcome_prob = outcome_prob / np.repeat(totals, counts)
-    transitions = sp.csr_array(
-        (outcome_prob, outcome_state, indptr), shape=(n_pairs, n_states)
-    )
+    transitions = sp.csr_array((outcome_prob, outcome_state, indptr), shape=(n_pairs, n_states))
     transitions.has_canonical_format = False  # rows may repeat a column (distinct costs)
 
     pairs_per_state = np.bincount(pair_state, minlength=n_states)

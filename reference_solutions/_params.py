@@ -66,7 +66,9 @@ def integer(low: int, high: int | None = None) -> Parser:
     return parse
 
 
-def number(low: float, high: float, *, open_low: bool = False) -> Parser:
+def number(low: float, high: float, *, open_low: bool = False, open_high: bool = False) -> Parser:
+    span = f"{'(' if open_low else '['}{low}, {high}{')' if open_high else ']'}"
+
     def parse(value: Any) -> float:
         if isinstance(value, bool):
             raise ValueError(f"must be a number, got {value!r}")
@@ -75,12 +77,12 @@ def number(low: float, high: float, *, open_low: bool = False) -> Parser:
         except (TypeError, ValueError):
             raise ValueError(f"must be a number, got {value!r}") from None
         too_low = number_ <= low if open_low else number_ < low
-        if too_low or number_ > high or number_ != number_:
-            bracket = "(" if open_low else "["
-            raise ValueError(f"must be in {bracket}{low}, {high}], got {value}")
+        too_high = number_ >= high if open_high else number_ > high
+        if too_low or too_high or number_ != number_:
+            raise ValueError(f"must be in {span}, got {value}")
         return number_
 
-    parse.__doc__ = f"number in {'(' if open_low else '['}{low}, {high}]"
+    parse.__doc__ = f"number in {span}"
     return parse
 
 
@@ -150,20 +152,18 @@ def dice_set(value: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
         try:
             parsed = tuple(integer(0)(f) for f in items)
         except (TypeError, ValueError):
-            raise ValueError(f"die {name!r}: faces must be integers >= 0") from None
+            raise ValueError(f"{name}: faces must be integers >= 0") from None
         if not parsed:
-            raise ValueError(f"die {name!r} has no faces")
+            raise ValueError(f"{name}: a die needs at least one face")
         if max(parsed) == 0:
-            raise ValueError(f"die {name!r} never moves the piece")
+            raise ValueError(f"{name}: every face is 0, so the die never moves the piece")
         if not name or len(name) > 5 or not name.isalnum():
-            raise ValueError(f"die name {name!r} must be 1 to 5 letters or digits")
+            raise ValueError(f"name {name!r} must be 1 to 5 letters or digits")
         dice.append((name, parsed))
     return tuple(dice)
 
 
-def read_params(
-    cls: type, layers: list[tuple[str, Mapping[str, Any]]], assignment: str
-) -> Any:
+def read_params(cls: type, layers: list[tuple[str, Mapping[str, Any]]], assignment: str) -> Any:
     """Merge parameter layers (later wins) into an instance of ``cls``.
 
     Each layer is ``(where, {key: value})``; ``where`` names its source in error messages. A

@@ -74,8 +74,5 @@ def simulate(
         active = active[~done]
     finished = np.ones(games, dtype=bool)
     finished[active] = False
-    if model.maximize:
-        length = moves
-    else:
-        length = np.rint(score).astype(np.int64)
+    length = moves if model.maximize else np.rint(score).astype(np.int64)
     return Simulation(score[finished], length[finished], int(active.size), seed)

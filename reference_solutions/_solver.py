@@ -67,9 +67,7 @@ class Solution:
     def optimal_actions(self, state: int) -> list[str]:
         pairs = self.model.pairs_of(state)
         return [
-            self.model.action_names[self.model.action_of_pair[p]]
-            for p in pairs
-            if self.optimal[p]
+            self.model.action_names[self.model.action_of_pair[p]] for p in pairs if self.optimal[p]
         ]
 
     def action(self, state: int) -> str | None:
@@ -104,9 +102,7 @@ def _rows(P: sp.csr_array, pairs: np.ndarray) -> sp.csr_array:
     lengths = np.where(pairs >= 0, P.indptr[chosen + 1] - P.indptr[chosen], 0)
     indptr = np.concatenate(([0], np.cumsum(lengths)))
     gather = np.repeat(P.indptr[chosen] - indptr[:-1], lengths) + np.arange(indptr[-1])
-    return sp.csr_array(
-        (P.data[gather], P.indices[gather], indptr), shape=(pairs.size, P.shape[1])
-    )
+    return sp.csr_array((P.data[gather], P.indices[gather], indptr), shape=(pairs.size, P.shape[1]))
 
 
 def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
@@ -124,9 +120,7 @@ def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
     augmented = sp.csr_array(
         (np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n + 1, n + 1)
     )
-    dist = csgraph.shortest_path(
-        augmented, unweighted=True, directed=True, indices=n
-    )
+    dist = csgraph.shortest_path(augmented, unweighted=True, directed=True, indices=n)
     return dist[:n] - 1.0
 
 
@@ -134,10 +128,10 @@ def _check_reachable(model: Model) -> np.ndarray:
     dist = goal_distance(model)
     hopeless = np.flatnonzero(~np.isfinite(dist))
     if hopeless.size:
-        shown = ", ".join(model.label(int(s)) for s in hopeless[:8])
-        more = f" and {hopeless.size - 8} more" if hopeless.size > 8 else ""
+        shown = "; ".join(model.label(int(s)) for s in hopeless[:5])
+        more = f"; ... ({hopeless.size} states in all)" if hopeless.size > 5 else ""
         raise GoalUnreachable(
-            "", f"no policy reaches the goal from {shown}{more}: the expected cost is infinite"
+            "", f"no policy can reach the goal from {shown}{more}, so no value is finite"
         )
     return dist
 
@@ -302,9 +296,7 @@ def value_iteration(
                     break
             next_check = sweep + max(16, sweep // 4)
     else:
-        raise NotConverged(
-            f"value iteration: error bound {error:.3g} after {max_sweeps} sweeps"
-        )
+        raise NotConverged(f"value iteration: error bound {error:.3g} after {max_sweeps} sweeps")
     return _finish(model, sign * J, sweep, max(error, 0.0), "value_iteration", tie_tolerance)
 
 

@@ -40,7 +40,9 @@ def landing(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np
 
 def check_jump_params(board: JumpBoard, overshoot: Overshoot, longest_move: int) -> None:
     if overshoot.rule == "land" and not 0 <= (overshoot.square or 0) <= board.goal:
-        raise UsageError("", f"overshoot land:{overshoot.square} is not a square of 0..{board.goal}")
+        raise UsageError(
+            "", f"overshoot=land:{overshoot.square} names no square of this board (0..{board.goal})"
+        )
     if overshoot.rule == "bounce" and longest_move > board.goal + 1:
         raise UsageError(
             "", f"a move of {longest_move} can bounce off the board (goal {board.goal})"
@@ -64,7 +66,9 @@ class JumpGame:
 
     def square_values(self, solution: Solution, layer: int = 0) -> np.ndarray:
         n = self.board.goal
-        return np.append(solution.values[layer * n : (layer + 1) * n], solution.values[self.goal_state])
+        return np.append(
+            solution.values[layer * n : (layer + 1) * n], solution.values[self.goal_state]
+        )
 
     def square_actions(self, solution: Solution) -> list[str | None]:
         return [solution.action(i) for i in range(self.board.goal)] + [None]

@@ -26,15 +26,15 @@ class Params:
         "turns", choice("turns", "discounted"), "minimise turns, or maximise discounted reward"
     )
     discount: float = param(
-        0.9, number(0.0, 1.0, open_low=True), "discounted objective: factor per move"
+        0.9,
+        number(0.0, 1.0, open_low=True, open_high=True),
+        "discounted objective: factor per move (below 1, or every value is the reward)",
     )
     reward: float = param(100.0, number(0.0, 1e9), "discounted objective: value of the goal")
 
 
 def build(board: JumpBoard, params: Params) -> JumpGame:
-    aims = [
-        (str(k), (k - 1, k, k + 1), params.noise) for k in range(1, params.faces + 1)
-    ]
+    aims = [(str(k), (k - 1, k, k + 1), params.noise) for k in range(1, params.faces + 1)]
     return choice_game(
         board,
         params.overshoot,

@@ -71,9 +71,11 @@ def walks(start: int, steps: int, params: Params) -> list[tuple[int, float]]:
     """Where a move of ``steps`` from ``start`` ends: ``(square, probability)`` pairs."""
     if steps == 0:
         return [(start, 1.0)]
-    firsts = [(JUNCTION + 1, 0.5), (FAST_LANE[0], 0.5)] if start == JUNCTION else [
-        (next_square(start, params.circle), 1.0)
-    ]
+    firsts = (
+        [(JUNCTION + 1, 0.5), (FAST_LANE[0], 0.5)]
+        if start == JUNCTION
+        else [(next_square(start, params.circle), 1.0)]
+    )
     ends = []
     for square, prob in firsts:
         passed_goal = square == GOAL and steps > 1
@@ -105,11 +107,7 @@ def trap_outcomes(square: int, trap: int, special: str) -> list[tuple[int, float
     if trap == 4 and special == "bonus":
         return [(square, 1.0, 0.0)]  # the next turn is free: its cost is refunded here
     if trap == 4:  # mystery: restart, penalty or prison
-        return [
-            (o, p / 3, c)
-            for t in (1, 2, 3)
-            for o, p, c in trap_outcomes(square, t, special)
-        ]
+        return [(o, p / 3, c) for t in (1, 2, 3) for o, p, c in trap_outcomes(square, t, special)]
     return [(square, 1.0, 1.0)]
 
 

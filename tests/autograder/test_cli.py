@@ -1,0 +1,121 @@
+"""The command line as a user runs it: a separate process, its output and exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from autograder import assignment_names
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_solve_classic_prints_the_table_with_the_self_check_first():
+    result = run("solve", "classic")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Expected turns per game: 39.60"
+    assert lines[1] == "Expected turns remaining by position:"
+    assert len(lines) == 12
+
+
+@pytest.mark.parametrize("name", assignment_names())
+def test_every_assignment_solves_with_json(name):
+    result = run("solve", name, "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {"assignment", "params", "start_value", "values", "policy"} <= set(data)
+    assert data["assignment"] == name
+    if name == "trap-lane":
+        assert len(data["values"]) == len(data["policy"]) == 14
+    elif name == "token-boosted":
+        assert len(data["values"]) == data["params"]["tokens"] + 1
+        assert data["values"][-1][0] == data["start_value"]
+    else:
+        assert len(data["values"]) == 101 and data["values"][0] == data["start_value"]
+    if name == "classic":
+        assert data["policy"] is None
+
+
+def test_list_shows_every_assignment_and_its_defaults():
+    result = run("list")
+    assert result.returncode == 0
+    for name in assignment_names():
+        assert name in result.stdout
+    assert "tokens           = 3" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["solve", "classic", "--set", "faces=0"], "--set faces=0: faces must be in 1..10000"),
+        (["solve", "classic", "--set", "wings=2"], "unknown parameter 'wings'"),
+        (["solve", "nothing"], "unknown assignment 'nothing'"),
+        (["solve", "aimed", "--set", "noise=0.5,0.5,0.5"], "sum to 1"),
+        (["solve", "classic", "--board", "BOARD"], "BOARD: jump 5->10 ends where another"),
+        (["simulate", "classic", "--board", "BOARD"], "chains are not allowed"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, needle):
+    board = tmp_path / "chain.json"
+    board.write_text('{"goal": 100, "jumps": [[5, 10], [10, 20]]}')
+    args = [str(board) if a == "BOARD" else a for a in args]
+    needle = needle.replace("BOARD", str(board))
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert needle in result.stderr
+
+
+def test_goal_not_a_multiple_of_ten_prints_only_as_json(tmp_path):
+    board = tmp_path / "b45.json"
+    board.write_text('{"goal": 45, "jumps": [[3, 30]]}')
+    text = run("solve", "classic", "--board", str(board))
+    assert text.returncode == 2 and "multiple of 10" in text.stderr and str(board) in text.stderr
+    as_json = run("solve", "classic", "--board", str(board), "--json")
+    assert as_json.returncode == 0 and len(json.loads(as_json.stdout)["values"]) == 46
+
+
+def test_hopeless_board_is_reported_quickly(tmp_path):
+    board = tmp_path / "trap.json"
+    board.write_text('{"goal": 20, "jumps": [[19, 2]]}')
+    result = run("solve", "classic", "--board", str(board), "--set", "faces=1", timeout=20)
+    assert result.returncode == 2
+    assert "no policy can reach the goal" in result.stderr and str(board) in result.stderr
+
+
+def test_simulate_is_seeded_and_prints_its_summary():
+    first = run("simulate", "classic", "--games", "3000", "--seed", "7")
+    again = run("simulate", "classic", "--games", "3000", "--seed", "7")
+    other = run("simulate", "classic", "--games", "3000", "--seed", "8")
+    assert first.returncode == 0 and first.stdout == again.stdout != other.stdout
+    text = first.stdout
+    for needle in (
+        "3000 games",
+        "mean turns",
+        "standard deviation",
+        "95% confidence interval",
+        "computed expected turns: 39.5984",
+        "game lengths",
+    ):
+        assert needle in text
+    bars = [line for line in text.splitlines() if "|" in line]
+    assert sum(int(line.split()[-1]) for line in bars) == 3000
+
+
+def test_solve_with_value_iteration_matches():
+    pi = json.loads(run("solve", "boosted", "--json").stdout)
+    vi = json.loads(run("solve", "boosted", "--json", "--method", "value_iteration").stdout)
+    assert vi["solver"]["method"] == "value_iteration"
+    assert max(abs(a - b) for a, b in zip(pi["values"], vi["values"], strict=True)) < 1e-8
