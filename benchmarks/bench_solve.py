@@ -1,0 +1,97 @@
+"""Solve times, in-process. Run: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_solve.py
+
+Reports medians over several repeats of many runs each. Figures are machine-dependent;
+quote them with the machine they came from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+
+import numpy as np
+
+from autograder import standard_board
+from reference_solutions import make_problem, policy_iteration, value_iteration
+from reference_solutions import _solver as solver
+from reference_solutions.rules import classic
+
+
+def median_ms(fn, runs: int, repeats: int) -> float:
+    fn()  # warm caches and imports
+    per_run = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(runs):
+            fn()
+        per_run.append((time.perf_counter() - start) / runs)
+    return 1000 * statistics.median(per_run)
+
+
+def classic_build_and_solve():
+    game = classic.build(standard_board(), classic.Params())
+    return policy_iteration(game.model)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--large", type=int, default=1_000_000, help="squares of a big board")
+    args = parser.parse_args()
+    runs, repeats = args.runs, args.repeats
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
+    print(f"median of {repeats} repeats x {runs} runs\n")
+
+    board = standard_board()
+    model = classic.build(board, classic.Params()).model
+    print("classic, standard board, to 1e-9:")
+    print(f"  build model + policy iteration (exact) : {median_ms(classic_build_and_solve, runs, repeats):8.3f} ms")
+    print(f"  policy iteration alone                 : {median_ms(lambda: policy_iteration(model), runs, repeats):8.3f} ms")
+    vi_runs = max(1, runs // 20)
+    print(f"  value iteration with error bound 1e-9  : {median_ms(lambda: value_iteration(model), vi_runs, repeats):8.3f} ms")
+
+    # The linear solve behind every policy evaluation: dense LU against SuperLU at 101 states.
+    policy = np.arange(model.n_states)
+    policy[model.terminal] = -1
+    limit = solver._DENSE_LIMIT
+    dense = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
+    solver._DENSE_LIMIT = 0
+    sparse = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
+    solver._DENSE_LIMIT = limit
+    print(f"  one policy evaluation, dense LU        : {dense:8.3f} ms")
+    print(f"  one policy evaluation, sparse SuperLU  : {sparse:8.3f} ms  (dense is {sparse / dense:.1f}x faster)")
+
+    print("\nevery assignment, public board, build + policy iteration:")
+    for name in ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane"):
+        ms = median_ms(lambda n=name: policy_iteration(make_problem(n).game.model), max(1, runs // 10), repeats)
+        print(f"  {name:<14} {ms:8.3f} ms")
+
+    if args.large:
+        goal = args.large
+        rng = np.random.default_rng(0)
+        # Jumps as long as on a printed board (up to 60 squares), one square in ten. Jumps
+        # across the whole board defeat the sparse LU's ordering (see the README).
+        starts = rng.choice(np.arange(1, goal), size=goal // 10, replace=False)
+        ends = starts + rng.integers(-60, 61, size=starts.size)
+        bad = np.isin(ends, starts) | (ends == starts) | (ends < 1) | (ends > goal)
+        jumps = tuple(zip(starts[~bad].tolist(), ends[~bad].tolist(), strict=True))
+        from autograder import JumpBoard
+
+        big = JumpBoard(goal, jumps)
+        start = time.perf_counter()
+        game = classic.build(big, classic.Params())
+        built = time.perf_counter()
+        solution = policy_iteration(game.model)
+        done = time.perf_counter()
+        print(f"\nclassic, {goal:,} squares, {len(jumps):,} jumps of up to 60 squares (one run):")
+        print(f"  build {1000 * (built - start):.0f} ms, solve {1000 * (done - built):.0f} ms, "
+              f"V[0] = {solution.start_value:.2f}")
+
+
+if __name__ == "__main__":
+    main()
