@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from autograder import standard_board
-from reference_solutions import make_problem, policy_iteration, value_iteration
 from reference_solutions import _solver as solver
+from reference_solutions import make_problem, policy_iteration, value_iteration
 from reference_solutions.rules import classic
 
 
@@ -43,17 +43,25 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=1_000_000, help="squares of a big board")
     args = parser.parse_args()
     runs, repeats = args.runs, args.repeats
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+    )
     print(f"median of {repeats} repeats x {runs} runs\n")
 
     board = standard_board()
     model = classic.build(board, classic.Params()).model
     print("classic, standard board, to 1e-9:")
-    print(f"  build model + policy iteration (exact) : {median_ms(classic_build_and_solve, runs, repeats):8.3f} ms")
-    print(f"  policy iteration alone                 : {median_ms(lambda: policy_iteration(model), runs, repeats):8.3f} ms")
+    print(
+        f"  build model + policy iteration (exact) : {median_ms(classic_build_and_solve, runs, repeats):8.3f} ms"
+    )
+    print(
+        f"  policy iteration alone                 : {median_ms(lambda: policy_iteration(model), runs, repeats):8.3f} ms"
+    )
     vi_runs = max(1, runs // 20)
-    print(f"  value iteration with error bound 1e-9  : {median_ms(lambda: value_iteration(model), vi_runs, repeats):8.3f} ms")
+    print(
+        f"  value iteration with error bound 1e-9  : {median_ms(lambda: value_iteration(model), vi_runs, repeats):8.3f} ms"
+    )
 
     # The linear solve behind every policy evaluation: dense LU against SuperLU at 101 states.
     policy = np.arange(model.n_states)
@@ -64,11 +72,15 @@ def main() -> None:
     sparse = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
     solver._DENSE_LIMIT = limit
     print(f"  one policy evaluation, dense LU        : {dense:8.3f} ms")
-    print(f"  one policy evaluation, sparse SuperLU  : {sparse:8.3f} ms  (dense is {sparse / dense:.1f}x faster)")
+    print(
+        f"  one policy evaluation, sparse SuperLU  : {sparse:8.3f} ms  (dense is {sparse / dense:.1f}x faster)"
+    )
 
     print("\nevery assignment, public board, build + policy iteration:")
     for name in ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane"):
-        ms = median_ms(lambda n=name: policy_iteration(make_problem(n).game.model), max(1, runs // 10), repeats)
+        ms = median_ms(
+            lambda n=name: policy_iteration(make_problem(n).game.model), max(1, runs // 10), repeats
+        )
         print(f"  {name:<14} {ms:8.3f} ms")
 
     if args.large:
@@ -89,8 +101,10 @@ def main() -> None:
         solution = policy_iteration(game.model)
         done = time.perf_counter()
         print(f"\nclassic, {goal:,} squares, {len(jumps):,} jumps of up to 60 squares (one run):")
-        print(f"  build {1000 * (built - start):.0f} ms, solve {1000 * (done - built):.0f} ms, "
-              f"V[0] = {solution.start_value:.2f}")
+        print(
+            f"  build {1000 * (built - start):.0f} ms, solve {1000 * (done - built):.0f} ms, "
+            f"V[0] = {solution.start_value:.2f}"
+        )
 
 
 if __name__ == "__main__":
