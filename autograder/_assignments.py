@@ -35,12 +35,19 @@ class Assignment:
     board: Mapping[str, Any]
     value_tolerance: float
     policy_tolerance: float
-    self_check: float | None
+    self_check: str | None
     config: Path
 
     @property
     def folder(self) -> Path:
         return self.config.parent
+
+    def self_check_holds(self, start_value: float) -> bool:
+        """``start_value`` rounds to the published self-check, to its printed decimals."""
+        if self.self_check is None:
+            raise ValueError(f"{self.name} has no published self-check")
+        places = len(self.self_check.partition(".")[2])
+        return f"{start_value:.{places}f}" == self.self_check
 
 
 def assignment_names() -> list[str]:
@@ -76,13 +83,22 @@ def load_assignment(name: str) -> Assignment:
             board=MappingProxyType(_table(data, "board", where)),
             value_tolerance=float(tolerance.get("values", 0.01)),
             policy_tolerance=float(tolerance.get("policy", 0.01)),
-            self_check=None if self_check is None else float(self_check),
+            self_check=None if self_check is None else _decimal_text(self_check, where),
             config=config,
         )
     except KeyError as err:
         raise UsageError(where, f"[assignment] needs the key {err.args[0]!r}") from None
     except (TypeError, ValueError) as err:
-        raise UsageError(where, f"a tolerance or self_check is not a number ({err})") from None
+        raise UsageError(where, f"a tolerance is not a number ({err})") from None
+
+
+def _decimal_text(value: object, where: str) -> str:
+    text = str(value).strip()
+    try:
+        float(text)
+    except ValueError:
+        raise UsageError(where, f"self_check {value!r} is not a number") from None
+    return text
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:

@@ -31,6 +31,10 @@ def median_ms(fn, runs: int, repeats: int) -> float:
     return 1000 * statistics.median(per_run)
 
 
+def row(label: str, ms: float, note: str = "") -> None:
+    print(f"  {label:<40} {ms:8.3f} ms {note}")
+
+
 def classic_build_and_solve():
     game = classic.build(standard_board(), classic.Params())
     return policy_iteration(game.model)
@@ -43,24 +47,23 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=1_000_000, help="squares of a big board")
     args = parser.parse_args()
     runs, repeats = args.runs, args.repeats
+    threads = os.environ.get("OPENBLAS_NUM_THREADS")
     print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"numpy {np.__version__}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}, "
+        f"OPENBLAS_NUM_THREADS={threads}"
     )
     print(f"median of {repeats} repeats x {runs} runs\n")
 
     board = standard_board()
     model = classic.build(board, classic.Params()).model
     print("classic, standard board, to 1e-9:")
-    print(
-        f"  build model + policy iteration (exact) : {median_ms(classic_build_and_solve, runs, repeats):8.3f} ms"
-    )
-    print(
-        f"  policy iteration alone                 : {median_ms(lambda: policy_iteration(model), runs, repeats):8.3f} ms"
-    )
+    row("build model + policy iteration (exact)", median_ms(classic_build_and_solve, runs, repeats))
+    row("policy iteration alone", median_ms(lambda: policy_iteration(model), runs, repeats))
     vi_runs = max(1, runs // 20)
-    print(
-        f"  value iteration with error bound 1e-9  : {median_ms(lambda: value_iteration(model), vi_runs, repeats):8.3f} ms"
+    row(
+        "value iteration, error bound 1e-9",
+        median_ms(lambda: value_iteration(model), vi_runs, repeats),
     )
 
     # The linear solve behind every policy evaluation: dense LU against SuperLU at 101 states.
@@ -71,10 +74,8 @@ def main() -> None:
     solver._DENSE_LIMIT = 0
     sparse = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
     solver._DENSE_LIMIT = limit
-    print(f"  one policy evaluation, dense LU        : {dense:8.3f} ms")
-    print(
-        f"  one policy evaluation, sparse SuperLU  : {sparse:8.3f} ms  (dense is {sparse / dense:.1f}x faster)"
-    )
+    row("one policy evaluation, dense LU", dense)
+    row("one policy evaluation, sparse SuperLU", sparse, f"(dense is {sparse / dense:.1f}x faster)")
 
     print("\nevery assignment, public board, build + policy iteration:")
     for name in ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane"):

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 # Below this many states a dense LU factorisation beats SuperLU's set-up cost (measured in
-# benchmarks/bench_solve.py: the standard board's 101 states solve ~3x faster dense).
+# benchmarks/bench_solve.py: the standard board's 101 states solve about 2x faster dense).
 _DENSE_LIMIT = 400
 DEFAULT_TIE_TOLERANCE = 1e-9
 

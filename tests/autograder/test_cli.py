@@ -119,3 +119,10 @@ def test_solve_with_value_iteration_matches():
     vi = json.loads(run("solve", "boosted", "--json", "--method", "value_iteration").stdout)
     assert vi["solver"]["method"] == "value_iteration"
     assert max(abs(a - b) for a, b in zip(pi["values"], vi["values"], strict=True)) < 1e-8
+
+
+def test_demo_solves_everything_and_confirms_the_published_self_checks():
+    result = run("demo")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("matches") == 4
+    assert "MISMATCH" not in result.stdout

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+
+from autograder import UsageError, load_assignment
+from autograder._assignments import assignment_names
+
+
+def test_self_check_compares_at_the_published_decimals():
+    classic = load_assignment("classic")
+    assert classic.self_check == "39.60"
+    assert classic.self_check_holds(39.5984)
+    assert not classic.self_check_holds(39.6051)
+    assert not classic.self_check_holds(39.59)
+
+
+def test_a_broken_configuration_names_its_file(tmp_path, monkeypatch):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "assignment.toml").write_text("[assignment\nrules = 'classic'\n")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    assert assignment_names() == ["broken"]
+    with pytest.raises(UsageError) as caught:
+        load_assignment("broken")
+    assert str(folder / "assignment.toml") in str(caught.value)
+
+
+def test_a_configuration_without_rules_is_rejected(tmp_path, monkeypatch):
+    folder = tmp_path / "norules"
+    folder.mkdir()
+    (folder / "assignment.toml").write_text("[assignment]\ntitle = 'x'\n")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    with pytest.raises(UsageError, match="needs the key 'rules'"):
+        load_assignment("norules")
