@@ -39,7 +39,7 @@ class JumpBoard:
         problem = jump_board_problem(self.goal, self.jumps)
         if problem:
             raise BoardError("", problem)
-        object.__setattr__(self, "jumps", tuple(sorted(self.jumps)))
+        object.__setattr__(self, "jumps", tuple(sorted((int(a), int(b)) for a, b in self.jumps)))
 
     @cached_property
     def goes_to(self) -> np.ndarray:
