@@ -24,6 +24,7 @@ STANDARD_JUMPS: tuple[tuple[int, int], ...] = (
 )  # fmt: skip
 
 TRAP_LANE_SQUARES = 15
+MAX_GOAL = 10_000_000  # a model holds a few arrays of about 7 entries per square
 TRAP_KINDS = {0: "ordinary", 1: "restart", 2: "penalty", 3: "prison", 4: "special"}
 
 
@@ -73,6 +74,8 @@ def jump_board_problem(goal: object, jumps: object) -> str:
     """The first rule the board breaks, or ``""`` when it is valid."""
     if not _is_int(goal) or goal < 1:  # type: ignore[operator]
         return f"goal must be an integer >= 1, got {goal!r}"
+    if goal > MAX_GOAL:
+        return f"goal {goal} is larger than the largest board supported ({MAX_GOAL:,} squares)"
     if not isinstance(jumps, list | tuple):
         return f"jumps must be a list of [from, to] pairs, got {type(jumps).__name__}"
     starts: set[int] = set()

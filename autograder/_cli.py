@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from ._errors import UsageError
 
+MAX_GAMES = 10_000_000  # all games advance together: memory grows with the count
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -32,8 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     simulate = verbs.add_parser("simulate", help="Monte Carlo games under the optimal policy")
     simulate.add_argument("assignment")
     _board_options(simulate)
-    simulate.add_argument("--games", type=_positive, default=10_000, help="default 10000")
-    simulate.add_argument("--seed", type=int, default=0, help="default 0")
+    simulate.add_argument(
+        "--games", type=_count(1, MAX_GAMES), default=10_000, help="default 10000"
+    )
+    simulate.add_argument("--seed", type=_count(0, None), default=0, help="default 0")
 
     verbs.add_parser("demo", help="the main job on the bundled material")
     return parser
@@ -53,14 +57,19 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _count(low: int, high: int | None):
+    span = f"an integer >= {low}" if high is None else f"an integer in {low}..{high:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {span}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {span}, got {text!r}")
+        return value
+
+    return parse
 
 
 def run(argv: Sequence[str]) -> int:

@@ -30,6 +30,7 @@ def test_standard_board_has_nineteen_jumps_and_its_goes_to_table():
         ({"goal": 100, "jumps": [[5, 6.5]]}, "not a pair of integers"),
         ({"goal": 0, "jumps": []}, "goal must be an integer >= 1"),
         ({"goal": "100", "jumps": []}, "goal must be an integer"),
+        ({"goal": 10**12, "jumps": []}, "larger than the largest board"),
         ({"goal": 100}, 'needs "goal" and "jumps"'),
         ({"goal": 100, "jumps": [], "ladders": []}, "unknown key 'ladders'"),
     ],
