@@ -50,6 +50,11 @@ class Model:
         return self.pair_start[1:] == self.pair_start[:-1]
 
     @cached_property
+    def single_action(self) -> bool:
+        """Every non-terminal state has exactly one action (a Markov chain, as in classic)."""
+        return bool(np.all(np.diff(self.pair_start)[~self.terminal] == 1))
+
+    @cached_property
     def state_of_pair(self) -> np.ndarray:
         return np.repeat(np.arange(self.n_states), np.diff(self.pair_start))
 

@@ -234,10 +234,9 @@ def policy_iteration(
     sign = _sign(model)
     policy = proper_policy(model, dist)
     live = ~model.terminal
-    single_action = bool(np.all(np.diff(model.pair_start)[live] == 1))
     for iteration in range(1, max_iterations + 1):
         values = evaluate_policy(model, policy)
-        if single_action:
+        if model.single_action:
             return _finish(model, values, iteration, None, "policy_iteration", tie_tolerance)
         q_min = sign * q_values(model, values)
         best = _best(model, q_min)
@@ -277,14 +276,13 @@ def value_iteration(
     floor = min(0.0, float(term[model.terminal].min(initial=0.0)))
     J = np.where(model.terminal, term, floor)
     P, gamma, starts = model.transitions, model.discount, model.pair_start[:-1][live]
-    single_action = bool(np.all(np.diff(model.pair_start)[live] == 1))
     next_check = 0
     error = np.inf
     sweep = 0
     for sweep in range(1, max_sweeps + 1):
         q_min = cost + gamma * (P @ J)
         new = J.copy()
-        new[live] = q_min if single_action else np.minimum.reduceat(q_min, starts)
+        new[live] = q_min if model.single_action else np.minimum.reduceat(q_min, starts)
         change = float(np.max(np.abs(new - J)))
         J = new
         if change <= tolerance and sweep >= next_check:
