@@ -1,0 +1,44 @@
+"""Handouts: Markdown rendered from ``assignments/<name>/handout.md.j2``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jinja2
+
+from ._assignments import Assignment
+from ._boards import Board
+from ._programs import program_name
+
+__all__ = ["HANDOUT_TEMPLATE", "render_handout"]
+
+HANDOUT_TEMPLATE = "handout.md.j2"
+
+
+def render_handout(
+    assignment: Assignment,
+    board: Board,
+    params: Mapping[str, Any],
+    *,
+    self_check: str,
+    sample_output: str,
+) -> str:
+    """The handout for ``board``: ``self_check`` is the first number a correct program
+    prints there, ``sample_output`` the start of that program's output."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(assignment.folder)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,  # Markdown, not HTML
+    )
+    return env.get_template(HANDOUT_TEMPLATE).render(
+        assignment=assignment,
+        board=board,
+        params=dict(params),
+        program=program_name(assignment),
+        self_check=self_check,
+        sample_output=sample_output.rstrip("\n"),
+    )

@@ -1,0 +1,60 @@
+"""The filled-in student programs: the starter templates with the ``solve`` block written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from autograder._formats import render
+from autograder._handouts import render_handout
+from autograder._programs import render_program
+
+from ._params import params_to_json
+from ._problem import make_problem, solve_problem
+
+__all__ = ["programs_dir", "reference_handout", "reference_program"]
+
+
+def programs_dir() -> Path:
+    return Path(__file__).resolve().parent / "programs"
+
+
+def reference_program(
+    name: str,
+    board: str | Path | Mapping[str, Any] | None = None,
+    settings: Sequence[str] = (),
+) -> str:
+    """The reference program of assignment ``name`` with ``board`` written in."""
+    problem = make_problem(name, board, settings)
+    return render_program(
+        problem.assignment,
+        problem.board,
+        params_to_json(problem.params),
+        template=f"{name}.py.j2",
+        search_path=[programs_dir()],
+    )
+
+
+def reference_handout(
+    name: str,
+    board: str | Path | Mapping[str, Any] | None = None,
+    settings: Sequence[str] = (),
+    sample_lines: int = 8,
+) -> str:
+    """The handout of ``name`` for ``board``, with that board's self-check value."""
+    problem = make_problem(name, board, settings)
+    answer = problem.game.answer(solve_problem(problem))
+    decimals = 4 if answer.output == "trap-lane" else 2
+    self_check = f"{answer.start_value:.{decimals}f}"
+    if board is None and problem.assignment.self_check is not None:
+        self_check = problem.assignment.self_check
+    text = render(answer)
+    sample = "\n".join(text.splitlines()[:sample_lines])
+    return render_handout(
+        problem.assignment,
+        problem.board,
+        params_to_json(problem.params),
+        self_check=self_check,
+        sample_output=sample,
+    )
