@@ -7,7 +7,7 @@ from typing import Any
 
 import jinja2
 
-from ._assignments import Assignment
+from ._assignments import Assignment, assignments_dir
 from ._boards import Board
 from ._programs import program_name
 
@@ -27,7 +27,9 @@ def render_handout(
     """The handout for ``board``: ``self_check`` is the first number a correct program
     prints there, ``sample_output`` the start of that program's output."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(assignment.folder)),
+        # Shared parts (how a handout ends: running, checking, grading) live next to the
+        # assignment folders.
+        loader=jinja2.FileSystemLoader([str(assignment.folder), str(assignments_dir())]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
