@@ -1,0 +1,202 @@
+"""Reading what a submission printed (CONTRACTS.md "Output formats").
+
+Numbers are parsed, not compared as text. Blank lines, trailing spaces, CRLF line ends and
+lines around the block are tolerated and reported as warnings; a block that is incomplete,
+repeated or unparsable raises :class:`OutputError` naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ._cases import Expected
+
+__all__ = ["OutputError", "Printed", "parse_output"]
+
+_ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
+_GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*\S+\s*)+")
+_TRAP_ROW = re.compile(r"\s*(\d+)\s+(\S+)\s+(\S+)\s*")
+_NUMBER = r"\s*(\S+)\s*"
+
+
+class OutputError(ValueError):
+    """The output does not hold the block the assignment prints. ``line`` is 1-based."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What was read: entries by key (see :class:`Entry`), and warnings for the student."""
+
+    numbers: dict[str, float]
+    actions: dict[str, str]
+    warnings: tuple[str, ...]
+
+
+def _number(token: str, line: int, what: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise OutputError(line, f"{token[:40]!r} is not a number ({what})") from None
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        self.used: set[int] = set()
+        self.warnings: list[str] = []
+        if "\r\n" in text:
+            self.warnings.append("the output has Windows (CRLF) line ends")
+
+    def header(self, pattern: str, shown: str, after: int) -> tuple[int, re.Match[str]]:
+        """The one line matching ``pattern`` at or after index ``after``."""
+        regex = re.compile(pattern)
+        hits = [(i, m) for i in range(len(self.lines)) if (m := regex.fullmatch(self.lines[i]))]
+        if len(hits) > 1:
+            first, second = hits[0][0] + 1, hits[1][0] + 1
+            raise OutputError(second, f"'{shown}' is printed again (first on line {first})")
+        if not hits:
+            raise OutputError(None, f"no line '{shown}' in the output")
+        index, match = hits[0]
+        if index < after:
+            raise OutputError(index + 1, f"'{shown}' comes before the lines it should follow")
+        self.used.add(index)
+        return index, match
+
+    def grid(self, head: int, squares: range, what: str) -> tuple[dict[int, tuple[str, int]], int]:
+        """The ``square: entry`` lines after line ``head``: every square exactly once."""
+        found: dict[int, tuple[str, int]] = {}
+        i = head + 1
+        order: list[int] = []
+        while i < len(self.lines):
+            line = self.lines[i]
+            if not line.strip():
+                if found:
+                    break
+                i += 1
+                continue
+            if not _GRID_LINE.fullmatch(line):
+                break
+            self.used.add(i)
+            for m in _ENTRY.finditer(line):
+                square = int(m.group(1))
+                if square not in squares:
+                    raise OutputError(i + 1, f"square {square} is not on this board ({what})")
+                if square in found:
+                    raise OutputError(
+                        i + 1,
+                        f"square {square} appears twice ({what}, first on line {found[square][1]})",
+                    )
+                found[square] = (m.group(2), i + 1)
+                order.append(square)
+            i += 1
+        missing = [s for s in squares if s not in found]
+        if missing:
+            shown = ", ".join(map(str, missing[:8])) + (" ..." if len(missing) > 8 else "")
+            where = f"the table after line {head + 1}"
+            if not found:
+                raise OutputError(head + 2, f"{where} is missing ({what})")
+            raise OutputError(
+                i + 1 if i < len(self.lines) else i,
+                f"{where} has no entry for "
+                f"square{'s' if len(missing) > 1 else ''} {shown} ({what})",
+            )
+        if order != _board_order(squares.stop - 1):
+            self.warnings.append(f"{what}: squares are not printed in board order")
+        return found, i
+
+    def finish(self) -> tuple[str, ...]:
+        first, last = min(self.used), max(self.used)
+        before = [i for i in range(first) if self.lines[i].strip()]
+        after = [i for i in range(last + 1, len(self.lines)) if self.lines[i].strip()]
+        inside = [i for i in range(first, last) if i not in self.used and self.lines[i].strip()]
+        for lines, where in ((before, "before"), (inside, "inside"), (after, "after")):
+            if lines:
+                self.warnings.append(
+                    f"ignored {len(lines)} line{'s' if len(lines) > 1 else ''} {where} the "
+                    f"answer (line {lines[0] + 1}: {self.lines[lines[0]][:60]!r})"
+                )
+        return tuple(self.warnings)
+
+
+def _board_order(goal: int) -> list[int]:
+    rows = []
+    for r in range(goal // 10):
+        row = list(range(10 * r + 1, 10 * r + 11))
+        rows.append(row if r % 2 == 0 else row[::-1])
+    return [s for row in rows[::-1] for s in row]
+
+
+def parse_output(text: str, expected: Expected) -> Printed:
+    """Read ``text`` as the answer to the board ``expected`` is for."""
+    reader = _Reader(text)
+    answer = expected.answer
+    numbers: dict[str, float] = {}
+    actions: dict[str, str] = {}
+    if answer.output == "trap-lane":
+        line, m = reader.header(
+            r"\s*Expected cost from square 1:" + _NUMBER, "Expected cost from square 1: ...", 0
+        )
+        numbers["start"] = _number(m.group(1), line + 1, "expected cost from square 1")
+        head, _ = reader.header(r"(?i)\s*square\s+expected\s+dice\s*", "square expected dice", line)
+        rows: dict[int, int] = {}
+        i = head + 1
+        while i < len(reader.lines) and len(rows) < 14:
+            row = reader.lines[i]
+            i += 1
+            if not row.strip():
+                continue
+            m = _TRAP_ROW.fullmatch(row)
+            if not m:
+                break
+            reader.used.add(i - 1)
+            square = int(m.group(1))
+            if not 1 <= square <= 14:
+                raise OutputError(i, f"square {square} is not one of 1..14")
+            if square in rows:
+                first = rows[square]
+                raise OutputError(i, f"square {square} appears twice (first on line {first})")
+            rows[square] = i
+            numbers[str(square)] = _number(m.group(2), i, f"square {square}")
+            actions[f"{square}:die"] = m.group(3)
+        missing = [s for s in range(1, 15) if s not in rows]
+        if missing:
+            raise OutputError(
+                head + 1,
+                f"the table after line {head + 1} has no row for "
+                f"square{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(map(str, missing))}",
+            )
+        return Printed(numbers, actions, reader.finish())
+
+    goal = expected.goal
+    squares = range(1, goal + 1)
+    discounted = answer.objective == "discounted"
+    per_game = "Expected discounted reward per game" if discounted else "Expected turns per game"
+    by_position = (
+        "Expected discounted reward by position"
+        if discounted
+        else "Expected turns remaining by position"
+    )
+    line, m = reader.header(r"\s*" + per_game + ":" + _NUMBER, per_game + ": ...", 0)
+    numbers["start"] = _number(m.group(1), line + 1, per_game.lower())
+    at = line
+    tables = range(expected.layers - 1, -1, -1) if answer.output == "token-values" else [None]
+    for tokens in tables:
+        title = by_position + (f" with {tokens} tokens" if tokens is not None else "")
+        head, _ = reader.header(r"\s*" + title + r":\s*", title + ":", at)
+        grid, at = reader.grid(head, squares, title.lower())
+        suffix = "" if tokens is None else f"@{tokens}"
+        for square, (token, at_line) in grid.items():
+            numbers[f"{square}{suffix}"] = _number(token, at_line, f"square {square}")
+    if answer.output == "values-actions":
+        shown = "Optimal action by position:"
+        head, _ = reader.header(r"\s*" + shown + r"\s*", shown, at)
+        grid, at = reader.grid(head, squares, "optimal action by position")
+        actions.update({f"{s}:action": token for s, (token, _) in grid.items()})
+    return Printed(numbers, actions, reader.finish())
