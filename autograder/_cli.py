@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ._errors import UsageError
 
@@ -39,7 +40,33 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--seed", type=_count(0, None), default=0, help="default 0")
 
-    verbs.add_parser("demo", help="the main job on the bundled material")
+    check = verbs.add_parser(
+        "check", help="what a student runs: the public tests, with feedback; exit 0 when all pass"
+    )
+    check.add_argument("assignment")
+    check.add_argument("submission", help="the program (a .py file) or a folder holding it")
+
+    grade = verbs.add_parser("grade", help="grade a folder of submissions (one per student)")
+    grade.add_argument("assignment")
+    grade.add_argument("submissions", help="a folder: one file or one folder per student")
+    grade.add_argument("-j", "--jobs", type=_count(1, 256), default=1, help="parallel workers")
+    grade.add_argument(
+        "--out", metavar="DIR", help="where results go (default: ./<assignment>-results)"
+    )
+    grade.add_argument(
+        "--resume", action="store_true", help="continue an interrupted batch in --out"
+    )
+    grade.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="time limit per board (default: TOML)"
+    )
+
+    for verb, what in (("starter", "the starter program"), ("handout", "the handout")):
+        sub = verbs.add_parser(verb, help=f"{what} for the public board or --board")
+        sub.add_argument("assignment")
+        _board_options(sub)
+        sub.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+    verbs.add_parser("demo", help="grade the bundled example submissions; print the gradebook")
     return parser
 
 
@@ -90,6 +117,28 @@ def run(argv: Sequence[str]) -> int:
         sys.stdout.write(
             simulate_text(args.assignment, args.board, args.settings, args.games, args.seed)
         )
+    elif args.verb == "check":
+        from ._check import check_text
+
+        text, ok = check_text(args.assignment, args.submission)
+        sys.stdout.write(text)
+        return 0 if ok else 1
+    elif args.verb == "grade":
+        from ._grade import grade_command
+
+        sys.stdout.write(
+            grade_command(
+                args.assignment, args.submissions, args.out, args.jobs, args.resume, args.timeout
+            )
+        )
+    elif args.verb in ("starter", "handout"):
+        from ._materials import material_text
+
+        text = material_text(args.verb, args.assignment, args.board, args.settings)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
     elif args.verb == "demo":
         from ._demo import demo_text
 

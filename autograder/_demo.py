@@ -1,28 +1,44 @@
-"""``autograder demo``: the main job on the bundled material.
-
-Until the grading loop lands (issue 3) the demo solves every assignment on its public board
-and checks each against the self-check value its configuration carries.
-"""
+"""``autograder demo``: the main job on the bundled material. Every assignment's example
+submissions (``examples/``) are graded as a teaching assistant would grade a folder, and the
+gradebook is printed."""
 
 from __future__ import annotations
 
-from ._assignments import assignment_names
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from ._assignments import assignment_names, load_assignment
+from ._examples import render_examples
+from ._grade import grade_folder
+
+__all__ = ["demo_text"]
+
+DEMO_TIMEOUT = 3.0  # seconds per board: the endless examples need not hold the demo up
 
 
-def demo_text() -> tuple[str, bool]:
-    from reference_solutions import make_problem, solve_problem
-
-    lines = [f"{'assignment':<14} {'start value':>12} {'self-check':>10}  result"]
+def demo_text(names: Sequence[str] | None = None, workers: int = 2) -> tuple[str, bool]:
+    """The gradebook of the examples, and whether grading went through without a grader
+    error (a student's crash or timeout is a result, not an error)."""
+    lines: list[str] = []
     ok = True
-    for name in assignment_names():
-        problem = make_problem(name)
-        solution = solve_problem(problem)
-        check = problem.assignment.self_check
-        if check is None:
-            verdict, shown = "solved (no published self-check)", "-"
-        else:
-            agrees = problem.assignment.self_check_holds(solution.start_value)
-            ok &= agrees
-            verdict, shown = ("matches" if agrees else "MISMATCH"), check
-        lines.append(f"{name:<14} {solution.start_value:>12.4f} {shown:>10}  {verdict}")
-    return "\n".join(lines) + "\n", ok
+    with tempfile.TemporaryDirectory(prefix="autograder-demo-") as tmp:
+        for name in names or assignment_names():
+            assignment = load_assignment(name)
+            folder = Path(tmp) / name
+            render_examples(assignment, folder / "submissions")
+            batch = grade_folder(
+                name,
+                folder / "submissions",
+                folder / "results",
+                workers=workers,
+                limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
+            )
+            lines.append(f"== {name}: {assignment.title}")
+            lines.append(f"  {'submission':<28} {'score':>7}  boards")
+            for r in batch.results:
+                tests = " ".join(f"{t.name}={t.status}" for t in r.tests) or "; ".join(r.problems)
+                lines.append(f"  {r.student:<28} {r.score:>7.2f}  {tests}")
+                ok &= not any(p.startswith("grader error") for p in r.problems)
+            lines.append("")
+    return "\n".join(lines), ok

@@ -175,8 +175,10 @@ def _remove(folder: Path) -> None:
 # --- one board -------------------------------------------------------------------------------
 
 
-def _stderr_lines(run: Run) -> list[str]:
+def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
     text = run.stderr_tail.decode("utf-8", errors="replace").rstrip()
+    if folder is not None:  # tracebacks name the temporary folder; the student's file is enough
+        text = text.replace(f"{folder}/", "")
     return text.splitlines()[-STDERR_LINES:]
 
 
@@ -220,10 +222,12 @@ def _self_check_line(check: str, case: TestCase, numbers: dict[str, float]) -> s
     return f"self-check {verdict}: printed {shown}, published {check}"
 
 
-def _grade_run(case: TestCase, run: Run, assignment: Assignment, limits: Limits) -> TestResult:
+def _grade_run(
+    case: TestCase, run: Run, assignment: Assignment, limits: Limits, folder: Path
+) -> TestResult:
     base = dict(name=case.name, title=case.title, max_score=case.points, visible=case.visible)
     seconds = round(run.seconds, 3)
-    stderr = _stderr_lines(run)
+    stderr = _stderr_lines(run, folder)
     staff_stderr = tuple(["standard error (last lines):", *stderr]) if stderr else ()
     if run.status != "exited" or run.returncode != 0:
         status, why = _failed_run(case, run, limits)
@@ -287,7 +291,7 @@ def run_case(
         else:
             argv = [*python, str(copied), str(board)]
         run = run_limited(argv, copied.parent, clean_environment(work), limits)
-        return _grade_run(case, run, assignment, limits)
+        return _grade_run(case, run, assignment, limits, home)
     finally:
         _remove(work)
 

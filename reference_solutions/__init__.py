@@ -5,10 +5,12 @@ parameters into an explicit :class:`Model`; :func:`policy_iteration` and
 :func:`value_iteration` solve any model.
 """
 
+from ._answer_key import answer_key, expected_answer, hidden_boards
 from ._model import Model, build_model
 from ._params import Overshoot, params_to_json
 from ._params import describe as describe_params
 from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
+from ._programs import programs_dir, reference_handout, reference_program
 from ._simulate import Simulation, simulate
 from ._solver import (
     NotConverged,
@@ -30,16 +32,22 @@ __all__ = [
     "Problem",
     "Simulation",
     "Solution",
+    "answer_key",
     "build_model",
     "describe_params",
     "evaluate_policy",
+    "expected_answer",
     "goal_distance",
+    "hidden_boards",
     "make_problem",
     "params_to_json",
     "parse_settings",
     "policy_iteration",
+    "programs_dir",
     "proper_policy",
     "q_values",
+    "reference_handout",
+    "reference_program",
     "simulate",
     "solution_json",
     "solve",

@@ -1,0 +1,52 @@
+"""The sample submissions in ``examples/<assignment>/``, made into runnable programs.
+
+A ``.py.j2`` file is a template that extends the assignment's starter (a student's program
+is the starter with the solving part written); it is rendered with the public board. Other
+files are copied as they are; a folder is one student's folder submission.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ._assignments import Assignment
+from ._boards import parse_board
+from ._programs import render_program
+
+__all__ = ["examples_dir", "render_examples"]
+
+
+def examples_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "examples"
+
+
+def _public_board(assignment: Assignment):
+    family = "trap" if "layout" in assignment.board else "jump"
+    return parse_board(dict(assignment.board), family, str(assignment.config)).board
+
+
+def render_examples(assignment: Assignment, into: Path) -> list[Path]:
+    """Write the assignment's examples into ``into``; return the submissions made."""
+    source = examples_dir() / assignment.name
+    board = _public_board(assignment)
+    made = []
+    for entry in sorted(source.iterdir()) if source.is_dir() else []:
+        if entry.name.startswith((".", "_")):
+            continue
+        for path in sorted(entry.rglob("*")) if entry.is_dir() else [entry]:
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            target = into / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path.name.endswith(".j2"):
+                template = path.relative_to(source.parent).as_posix()
+                text = render_program(
+                    assignment, board, assignment.params, template=template,
+                    search_path=[examples_dir()],
+                )  # fmt: skip
+                target.with_name(path.name[:-3]).write_text(text, encoding="utf-8")
+            else:
+                shutil.copyfile(path, target)
+        made.append(into / (entry.name[:-3] if entry.name.endswith(".j2") else entry.name))
+    return made
