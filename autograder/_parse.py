@@ -75,9 +75,7 @@ class _Reader:
         order: list[int] = []
         while i < len(self.lines):
             line = self.lines[i]
-            if not line.strip():
-                if found:
-                    break
+            if not line.strip():  # blank lines inside the block are tolerated
                 i += 1
                 continue
             if not _GRID_LINE.fullmatch(line):

@@ -11,3 +11,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """``graded(name)``: every example submission of an assignment, plus its reference and
+    starter programs, graded once per session on the full answer key."""
+    from tests.grading import grade_examples
+
+    cache: dict = {}
+
+    def get(name: str):
+        if name not in cache:
+            cache[name] = grade_examples(name, tmp_path_factory.mktemp(name))
+        return cache[name]
+
+    return get

@@ -84,3 +84,66 @@ def test_every_optimal_action_is_within_tolerance_of_the_best(solved):
         <= 1e-9 * np.maximum(1, np.abs(best[model.state_of_pair][solution.optimal]))
     )
     assert np.all(solution.optimal[solution.policy[solution.policy >= 0]])
+
+
+# --- the grading loop: programs, examples, handouts ---------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reference_program_scores_full_marks_on_every_board(name, graded):
+    result = graded(name).results["reference"]
+    assert result.status == "graded"
+    assert [t.status for t in result.tests] == ["passed"] * len(result.tests)
+    assert result.score == result.max_score == load_assignment(name).tests.total_points
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_starter_scores_zero_with_a_clear_reason(name, graded):
+    result = graded(name).results["starter"]
+    assert result.status == "graded" and result.score == 0
+    for test in result.tests:
+        assert test.status == "crashed"
+        assert test.feedback[0] == "the solving function still raises NotImplementedError"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_correct_examples_score_full_marks(name, graded):
+    results = graded(name).results
+    correct = [s for s in results if s.startswith("correct_") or s == "module_only"]
+    assert len(correct) >= 2, "each assignment shows more than one correct style"
+    for student in correct:
+        assert results[student].score == results[student].max_score, student
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_wrong_endless_and_crashing_examples_lose_points(name, graded):
+    results = graded(name).results
+    wrong = [s for s in results if s.startswith("wrong_")]
+    assert wrong, "each assignment has at least one typical wrong submission"
+    for student in wrong:
+        assert results[student].score < results[student].max_score, student
+    endless, crashes = results["endless"], results["crashes"]
+    assert endless.score == 0 and crashes.score == 0
+    assert {t.status for t in endless.tests} == {"timeout", "not-run"}
+    assert {t.status for t in crashes.tests} == {"crashed"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_public_board_is_visible_and_hidden_boards_are_hidden(name, graded):
+    cases = graded(name).cases
+    assert [c.visible for c in cases] == [True] + [False] * (len(cases) - 1)
+    assert cases[0].self_check == load_assignment(name).self_check
+    assert len({repr(c.board) for c in cases}) == len(cases), "every board is different"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_handout_renders_with_the_self_check_and_sample_output(name):
+    from reference_solutions import reference_handout, solve_problem
+
+    text = reference_handout(name)
+    problem = make_problem(name)
+    start = solve_problem(problem).start_value
+    check = problem.assignment.self_check or f"{start:.2f}"
+    assert check in text
+    assert render(problem.game.answer(solve_problem(problem))).splitlines()[0] in text
+    assert "{{" not in text and "{%" not in text

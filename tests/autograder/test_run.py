@@ -1,0 +1,104 @@
+"""A run is contained: time, output and memory are limited, the process group dies with it,
+and nothing of the grader's environment leaks in."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from autograder._assignments import Limits
+from autograder._run import clean_environment, run_limited
+
+LIMITS = Limits(timeout=2.0, cpu=2.0, memory_mb=512, output_kb=64)
+
+
+def run(tmp_path: Path, source: str, limits: Limits = LIMITS):
+    program = tmp_path / "program.py"
+    program.write_text(source)
+    return run_limited([sys.executable, "-E", "-s", str(program)], tmp_path,
+                       clean_environment(tmp_path), limits)  # fmt: skip
+
+
+def alive(pid: int) -> bool:
+    """Running, as opposed to gone or a zombie waiting to be reaped by whoever adopted it."""
+    for _ in range(20):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+        if state in ("Z", "X"):
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_output_and_exit_status_come_back(tmp_path):
+    result = run(
+        tmp_path, "import sys\nprint('hello')\nprint('oops', file=sys.stderr)\nsys.exit(3)"
+    )
+    assert (result.status, result.returncode) == ("exited", 3)
+    assert result.stdout == b"hello\n" and result.stderr_tail == b"oops\n"
+
+
+def test_endless_loop_is_stopped_at_the_wall_clock_limit(tmp_path):
+    result = run(tmp_path, "while True:\n    pass\n", Limits(timeout=1.0, cpu=5.0))
+    assert result.status == "timeout"
+    assert 1.0 <= result.seconds < 3.0
+
+
+def test_timeout_kills_children_too(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    source = (
+        "import os, time\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    time.sleep(60)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(pid))\n"
+        "time.sleep(60)\n"
+    )
+    result = run(tmp_path, source, Limits(timeout=1.0, cpu=5.0))
+    assert result.status == "timeout"
+    child = int(pid_file.read_text())
+    assert not alive(child)
+
+
+def test_child_left_running_after_exit_is_killed(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    source = (
+        "import os, time\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os.close(1); os.close(2)\n"
+        "    time.sleep(60)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(pid))\n"
+        "print('done')\n"
+    )
+    result = run(tmp_path, source)
+    assert (result.status, result.stdout) == ("exited", b"done\n")
+    assert not alive(int(pid_file.read_text()))
+
+
+def test_output_flood_is_cut_at_the_cap(tmp_path):
+    result = run(tmp_path, "import sys\nwhile True:\n    sys.stdout.write('x' * 4096)\n")
+    assert result.status == "output-limit"
+    assert len(result.stdout) == 64 * 1024
+    assert result.seconds < 2.0
+
+
+def test_memory_bomb_fails_inside_the_limit(tmp_path):
+    result = run(tmp_path, "block = bytearray(2 * 1024 ** 3)\n")
+    assert result.status == "exited" and result.returncode != 0
+    assert b"MemoryError" in result.stderr_tail
+
+
+def test_cpu_limit_ends_a_busy_program(tmp_path):
+    result = run(tmp_path, "while True:\n    pass\n", Limits(timeout=10.0, cpu=1.0))
+    assert result.status == "signal" and result.signal_name in ("SIGXCPU", "SIGKILL")
+
+
+def test_environment_is_clean(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET", "hunter2")
+    result = run(tmp_path, "import os\nprint(sorted(os.environ))\n")
+    assert b"GRADER_SECRET" not in result.stdout
+    assert b"HOME" in result.stdout
