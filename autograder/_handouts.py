@@ -23,9 +23,11 @@ def render_handout(
     *,
     self_check: str,
     sample_output: str,
+    prints_actions: bool = False,
 ) -> str:
     """The handout for ``board``: ``self_check`` is the first number a correct program
-    prints there, ``sample_output`` the start of that program's output."""
+    prints there, ``sample_output`` the start of that program's output, ``prints_actions``
+    whether it prints an action per square too."""
     env = jinja2.Environment(
         # Shared parts (how a handout ends: running, checking, grading) live next to the
         # assignment folders.
@@ -43,4 +45,5 @@ def render_handout(
         program=program_name(assignment),
         self_check=self_check,
         sample_output=sample_output.rstrip("\n"),
+        prints_actions=prints_actions,
     )

@@ -47,7 +47,8 @@ def reference_handout(
     answer = problem.game.answer(solve_problem(problem))
     decimals = 4 if answer.output == "trap-lane" else 2
     self_check = f"{answer.start_value:.{decimals}f}"
-    if board is None and problem.assignment.self_check is not None:
+    # The published figure (with its decimals) belongs to the public board and rules only.
+    if board is None and not settings and problem.assignment.self_check is not None:
         self_check = problem.assignment.self_check
     text = render(answer)
     sample = "\n".join(text.splitlines()[:sample_lines])
@@ -57,4 +58,5 @@ def reference_handout(
         params_to_json(problem.params),
         self_check=self_check,
         sample_output=sample,
+        prints_actions=answer.actions is not None,
     )

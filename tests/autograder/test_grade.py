@@ -1,0 +1,121 @@
+"""Grading a folder: results written as they finish, reports at the end, and a batch that
+survives being killed."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from autograder import load_assignment
+from autograder._engine import find_program
+from autograder._grade import RESULTS, grade_folder, read_results
+from reference_solutions import answer_key, reference_program
+
+CASES = answer_key("classic", hidden=False)
+SLOW = "import time\ntime.sleep(0.4)\n"
+
+
+def make_folder(tmp_path: Path, students: int) -> Path:
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    program = reference_program("classic")
+    for k in range(students):
+        # Each program sleeps a little before its answer, so a batch takes long enough to kill.
+        (folder / f"s{k:02d}.py").write_text(SLOW + program)
+    return folder
+
+
+def test_reports_are_written(tmp_path):
+    folder = make_folder(tmp_path, 2)
+    (folder / "broken.py").write_text("print('Expected turns per game: 1.00')\n")
+    (folder / "notes.ipynb").write_text("{}")
+    batch = grade_folder("classic", folder, tmp_path / "out", cases=CASES, workers=2)
+    by_student = {r.student: r for r in batch.results}
+    assert by_student["s00"].score == 25 and by_student["broken"].score == 0
+    assert by_student["notes"].status == "error" and "notebook" in by_student["notes"].problems[0]
+    with open(tmp_path / "out" / "grades.csv") as file:
+        rows = list(csv.DictReader(file))
+    assert [r["student"] for r in rows] == ["broken", "notes", "s00", "s01"]
+    assert rows[2]["public"] == "25.00"
+    feedback = (tmp_path / "out" / "feedback" / "broken.txt").read_text()
+    assert "output not readable" in feedback
+    assert "100%" in (tmp_path / "out" / "histogram.txt").read_text()
+
+
+def test_a_grader_error_on_one_submission_does_not_stop_the_batch(tmp_path, monkeypatch):
+    import autograder._grade as grade
+
+    folder = make_folder(tmp_path, 3)
+    real = grade.grade_submission
+
+    def flaky(assignment, path, *args, **kwargs):
+        if path.name == "s01.py":
+            raise RuntimeError("disk on fire")
+        return real(assignment, path, *args, **kwargs)
+
+    monkeypatch.setattr(grade, "grade_submission", flaky)
+    batch = grade_folder("classic", folder, tmp_path / "out", cases=CASES)
+    by_student = {r.student: r for r in batch.results}
+    assert by_student["s01"].status == "error"
+    assert "grader error: RuntimeError: disk on fire" in by_student["s01"].problems
+    assert by_student["s00"].score == by_student["s02"].score == 25
+
+
+def test_torn_last_line_is_dropped_and_graded_again(tmp_path):
+    path = tmp_path / RESULTS
+    folder = make_folder(tmp_path, 1)
+    batch = grade_folder("classic", folder, tmp_path, cases=CASES)
+    line = json.dumps(batch.results[0].to_json())
+    path.write_text(line + "\n" + line[: len(line) // 2])
+    assert len(read_results(path)) == 1
+    assert path.read_text() == line + "\n"
+
+
+def test_resume_after_kill_grades_each_submission_exactly_once(tmp_path):
+    folder = make_folder(tmp_path, 8)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "autograder", "grade", "classic", str(folder),
+               "--out", str(out), "-j", "2"]  # fmt: skip
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, start_new_session=True)
+    results = out / RESULTS
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if results.exists() and results.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.05)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    before = read_results(results)
+    assert 2 <= len(before) < 8, "the kill came in the middle of the batch"
+    subprocess.run([*command, "--resume"], env=env, check=True, stdout=subprocess.DEVNULL)
+    after = read_results(results)
+    students = [r.student for r in after]
+    assert sorted(students) == [f"s{k:02d}" for k in range(8)], "each graded exactly once"
+    assert [r.student for r in after[: len(before)]] == [r.student for r in before]
+    assert all(r.score == r.max_score for r in after)
+    with open(out / "grades.csv") as file:
+        assert len(list(csv.DictReader(file))) == 8
+
+
+def test_folder_submission_program_is_found_by_name(tmp_path):
+    assignment = load_assignment("classic")
+    folder = tmp_path / "alice"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "lib" / "helpers.py").write_text("")
+    (folder / "classic.py").write_text("")
+    assert find_program(folder, assignment) == folder / "classic.py"
+    (folder / "classic.py").unlink()
+    (folder / "other.py").write_text("")
+    try:
+        find_program(folder, assignment)
+    except Exception as err:
+        assert "cannot tell which program to run" in str(err) and "classic.py" in str(err)
+    else:
+        raise AssertionError("two candidate programs must be an error")
