@@ -28,7 +28,7 @@ def check_text(name: str, submission: str | Path) -> tuple[str, bool]:
     result = check_submission(name, submission)
     text = feedback_text(result, load_assignment(name).title)
     verdict = (
-        "all public tests pass. Your program is also graded on hidden boards of other sizes."
+        "all public tests pass. Your program is also graded on hidden boards (see the handout)."
         if result.passed
         else "not yet: fix what is listed above and run the check again."
     )

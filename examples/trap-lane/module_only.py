@@ -33,11 +33,9 @@ def _transitions(layout, circle):
     for d, (trigger, faces) in enumerate(DICE):
         for s in range(1, GOAL):
             for k in faces:
-                if k and s == 3:
-                    ends = [(4, k - 1, 0.5), (11, k - 1, 0.5)]
-                else:
-                    ends = [(s, k, 1.0)]
-                for first, rest, p_lane in ends:
+                # a move starting on 3 takes either lane, half the time each
+                lanes = [(4, k - 1, 0.5), (11, k - 1, 0.5)] if k and s == 3 else [(s, k, 1.0)]
+                for first, rest, p_lane in lanes:
                     end = _walk(first, rest, circle)
                     p = p_lane / len(faces)
                     trap = int(layout[end - 1])
