@@ -74,7 +74,7 @@ def run_limited(argv: Sequence[str], cwd: Path, env: Mapping[str, str], limits: 
     """Run ``argv`` (``argv[0]`` an absolute path) under ``limits``; read at most
     ``limits.output_kb`` of standard output, then stop the program."""
     payload = json.dumps({"cpu": limits.cpu, "memory_mb": limits.memory_mb, "file_mb": FILE_MB})
-    command = [sys.executable, "-I", str(LAUNCHER), payload, *argv]
+    command = [sys.executable, "-I", "-S", str(LAUNCHER), payload, *argv]
     started = time.monotonic()
     process = subprocess.Popen(
         command,
