@@ -202,6 +202,8 @@ def _finish(
     tie_tolerance: float,
 ) -> Solution:
     sign = _sign(model)
+    # A linear solve can leave -4e-16 on a terminal state, which prints as "-0.00".
+    values = np.where(model.terminal, model.terminal_value, values)
     q = q_values(model, values)
     q_min = sign * q
     best = _best(model, q_min)

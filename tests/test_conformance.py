@@ -147,3 +147,16 @@ def test_handout_renders_with_the_self_check_and_sample_output(name):
     assert check in text
     assert render(problem.game.answer(solve_problem(problem))).splitlines()[0] in text
     assert "{{" not in text and "{%" not in text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_terminal_values_are_exact_so_the_goal_never_prints_minus_zero(name, graded):
+    import math
+
+    for case in graded(name).cases:
+        model_values = case.expected.answer.values
+        layers = model_values if isinstance(model_values[0], tuple) else (model_values,)
+        for layer in layers:
+            if case.expected.answer.output != "trap-lane":
+                assert math.copysign(1.0, layer[-1]) > 0 and abs(layer[-1]) in (0.0, 100.0)
+        assert "-0.00" not in render(case.expected.answer)
