@@ -12,8 +12,9 @@ def landing(goal, goes_to, overshoot, square, spin):
 
 
 def value_iteration(goal, goes_to, faces, overshoot, tolerance=1e-11):
-    moves = [[landing(goal, goes_to, overshoot, i, s) for s in range(1, faces + 1)]
-             for i in range(goal)]
+    moves = [
+        [landing(goal, goes_to, overshoot, i, s) for s in range(1, faces + 1)] for i in range(goal)
+    ]
     values = [0.0] * (goal + 1)
     while True:
         change = 0.0
