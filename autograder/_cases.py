@@ -53,7 +53,7 @@ class Expected:
     def layers(self) -> int:
         return len(self.answer.values) if self.answer.output == "token-values" else 1
 
-    def entries(self, value_tolerance: float, policy_tolerance: float) -> list[Entry]:
+    def entries(self, value_tolerance: float) -> list[Entry]:
         """What is graded, in print order. The header value is printed with two decimals,
         so it is held to at least the half-unit of that rounding."""
         a = self.answer

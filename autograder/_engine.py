@@ -245,7 +245,7 @@ def _grade_run(
             why = "printed nothing"
         return TestResult(**base, score=0.0, status="unreadable", seconds=seconds,
                           feedback=(why,), staff=staff_stderr)  # fmt: skip
-    marked = mark(printed, case.expected, assignment.value_tolerance, assignment.policy_tolerance)
+    marked = mark(printed, case.expected, assignment.value_tolerance)
     score = round(case.points * marked.fraction, 4)
     status = "passed" if marked.right == marked.total else "partial" if marked.right else "wrong"
     feedback = [f"{marked.right} of {marked.total} entries right"]

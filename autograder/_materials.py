@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._assignments import load_assignment
-from ._boards import load_board
 from ._programs import render_program
 
 __all__ = ["material_text"]
@@ -18,6 +17,4 @@ def material_text(kind: str, name: str, board: str | None, settings: Sequence[st
     if kind == "handout":
         return reference_handout(name, board, settings)
     problem = make_problem(name, board, settings)
-    if board is not None:
-        load_board(board, problem.rules.FAMILY)
     return render_program(load_assignment(name), problem.board, params_to_json(problem.params))

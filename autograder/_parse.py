@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ._cases import Expected
+from ._formats import board_rows
 
 __all__ = ["OutputError", "Printed", "parse_output"]
 
@@ -104,7 +105,7 @@ class _Reader:
                 f"{where} has no entry for "
                 f"square{'s' if len(missing) > 1 else ''} {shown} ({what})",
             )
-        if order != _board_order(squares.stop - 1):
+        if order != [s for row in board_rows(squares.stop - 1) for s in row]:
             self.warnings.append(f"{what}: squares are not printed in board order")
         return found, i
 
@@ -120,14 +121,6 @@ class _Reader:
                     f"answer (line {lines[0] + 1}: {self.lines[lines[0]][:60]!r})"
                 )
         return tuple(self.warnings)
-
-
-def _board_order(goal: int) -> list[int]:
-    rows = []
-    for r in range(goal // 10):
-        row = list(range(10 * r + 1, 10 * r + 11))
-        rows.append(row if r % 2 == 0 else row[::-1])
-    return [s for row in rows[::-1] for s in row]
 
 
 def parse_output(text: str, expected: Expected) -> Printed:

@@ -37,13 +37,11 @@ def _shown(value: float, tolerance: float) -> str:
     return f"{value:.{2 if tolerance >= 0.005 else 4}f}"
 
 
-def mark(
-    printed: Printed, expected: Expected, value_tolerance: float, policy_tolerance: float
-) -> Mark:
+def mark(printed: Printed, expected: Expected, value_tolerance: float) -> Mark:
     """Each value within its tolerance, each action among the accepted ones."""
     right = 0
     wrong: list[Wrong] = []
-    entries = expected.entries(value_tolerance, policy_tolerance)
+    entries = expected.entries(value_tolerance)
     for entry in entries:
         if entry.accepted is not None:
             action = printed.actions.get(entry.key, "")

@@ -60,39 +60,44 @@ def _draw(name: str, family: str, rng: random.Random) -> dict[str, Any]:
     return random_jump_board(rng, goal, chutes, ladders).to_json()
 
 
-def hidden_boards(name: str) -> list[dict[str, Any]]:
-    """The hidden random boards of assignment ``name``: the same every time for one seed."""
-    problem = make_problem(name)
-    plan = problem.assignment.tests
-    boards = []
+def _hidden(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
+    """Each hidden board with its problem and solution, so the key solves each board once."""
+    public = make_problem(name)
+    plan = public.assignment.tests
+    drawn = []
     for k in range(plan.hidden_boards):
         rng = random.Random(f"{name}/{plan.seed}/{k}")
         while True:
-            data = _draw(name, problem.rules.FAMILY, rng)
+            data = _draw(name, public.rules.FAMILY, rng)
+            problem = make_problem(name, data)
             try:
-                solve_problem(make_problem(name, data))
+                solution = solve_problem(problem)
             except UsageError:  # the goal cannot be reached under these rules: draw again
                 continue
-            boards.append(data)
+            drawn.append((data, problem, solution))
             break
-    return boards
+    return drawn
+
+
+def hidden_boards(name: str) -> list[dict[str, Any]]:
+    """The hidden random boards of assignment ``name``: the same every time for one seed."""
+    return [data for data, _, _ in _hidden(name)]
 
 
 def _case(
-    name: str,
     case: str,
     title: str,
     board: Mapping[str, Any] | None,
     points: float,
     visible: bool,
+    problem: Problem,
+    solution: Solution | None = None,
 ) -> TestCase:
-    problem = make_problem(name, board)
-    solution = solve_problem(problem)
+    solution = solution or solve_problem(problem)
     data = dict(board) if board is not None else _public_board(problem)
     self_check = problem.assignment.self_check if board is None else None
-    return TestCase(
-        case, title, data, points, visible, expected_answer(problem, solution), self_check
-    )
+    expected = expected_answer(problem, solution)
+    return TestCase(case, title, data, points, visible, expected, self_check)
 
 
 def _public_board(problem: Problem) -> dict[str, Any]:
@@ -115,14 +120,17 @@ def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
     the edge boards and the random hidden boards."""
     public = make_problem(name)
     plan = public.assignment.tests
-    cases = [_case(name, "public", "public board", None, plan.public_points, True)]
+    cases = [_case("public", "public board", None, plan.public_points, True, public)]
     if not hidden:
         return cases
     goal = getattr(public.board, "goal", 100)
     for edge in plan.edge_boards:
         data = edge_board(edge, goal)
-        cases.append(_case(name, edge, f"edge board: {edge}", data, plan.edge_points, False))
-    for k, data in enumerate(hidden_boards(name), 1):
+        problem = make_problem(name, data)
+        cases.append(_case(edge, f"edge board: {edge}", data, plan.edge_points, False, problem))
+    for k, (data, problem, solution) in enumerate(_hidden(name), 1):
         title = f"hidden board {k} ({_describe(data)})"
-        cases.append(_case(name, f"hidden-{k}", title, data, plan.hidden_points, False))
+        cases.append(
+            _case(f"hidden-{k}", title, data, plan.hidden_points, False, problem, solution)
+        )
     return cases

@@ -28,7 +28,7 @@ def test_exact_output_reads_back_every_entry():
     assert printed.numbers["start"] == 0.0
     assert printed.numbers["17"] == pytest.approx(1.7)
     assert printed.warnings == ()
-    assert mark(printed, expected, 0.01, 0.01).right == 20  # start + squares 1..19
+    assert mark(printed, expected, 0.01).right == 20  # start + squares 1..19
 
 
 def test_crlf_blank_lines_and_chatter_are_warnings_not_errors():
@@ -92,14 +92,14 @@ def test_actions_grid_is_read_and_marked():
     expected = jump_expected(output="values-actions")
     text = render(expected.answer).replace("  7:     3", "  7:     5")
     printed = parse_output(text, expected)
-    result = mark(printed, expected, 0.01, 0.01)
+    result = mark(printed, expected, 0.01)
     assert [w.label for w in result.wrong] == ["action on square 7"]
 
 
 def test_nan_and_infinity_parse_but_never_count():
     expected = jump_expected()
     text = render(expected.answer).replace("  1.20", "   nan").replace("  1.30", "   inf")
-    result = mark(parse_output(text, expected), expected, 0.01, 0.01)
+    result = mark(parse_output(text, expected), expected, 0.01)
     assert {w.label for w in result.wrong} == {"square 12", "square 13"}
 
 
