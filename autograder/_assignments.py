@@ -17,12 +17,14 @@ __all__ = [
     "Assignment",
     "Limits",
     "TestPlan",
+    "VariantPlan",
     "assignment_names",
     "assignments_dir",
     "load_assignment",
 ]
 
 CONFIG_NAME = "assignment.toml"
+SECTIONS = {"assignment", "params", "board", "tolerance", "tests", "limits", "variants"}
 
 
 def assignments_dir() -> Path:
@@ -48,6 +50,28 @@ class TestPlan:
     def total_points(self) -> float:
         edges = len(self.edge_boards) * self.edge_points
         return self.public_points + self.hidden_boards * self.hidden_points + edges
+
+
+@dataclass(frozen=True)
+class VariantPlan:
+    """How each student's own board is drawn by ``autograder variants`` (``[variants]``).
+
+    Jump boards: ``goal``, the ranges of chute and ladder counts, and the band that the
+    expected length of a classic game (6-face spinner, exact finish) must fall in. Trap lane:
+    the range of the count of each trap kind, and the circle setting (``"either"`` draws it).
+    Ranges are inclusive ``(low, high)`` pairs.
+    """
+
+    goal: int = 100
+    chutes: tuple[int, int] = (8, 11)
+    ladders: tuple[int, int] = (7, 10)
+    min_turns: float = 25.0
+    max_turns: float = 60.0
+    restart: tuple[int, int] = (0, 2)
+    penalty: tuple[int, int] = (0, 2)
+    prison: tuple[int, int] = (0, 2)
+    special: tuple[int, int] = (0, 2)
+    circle: bool | str = "either"
 
 
 @dataclass(frozen=True)
@@ -77,10 +101,16 @@ class Assignment:
     config: Path
     tests: TestPlan = TestPlan()
     limits: Limits = Limits()
+    variants: VariantPlan = VariantPlan()
 
     @property
     def folder(self) -> Path:
         return self.config.parent
+
+    @property
+    def family(self) -> str:
+        """The kind of board: ``"jump"`` (squares and jumps) or ``"trap"`` (the trap lane)."""
+        return "trap" if "layout" in self.board else "jump"
 
     def self_check_holds(self, start_value: float) -> bool:
         """``start_value`` rounds to the published self-check, to its printed decimals."""
@@ -107,7 +137,7 @@ def load_assignment(name: str) -> Assignment:
         data = tomllib.loads(config.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise UsageError(where, f"cannot read the configuration: {err}") from None
-    unknown = sorted(set(data) - {"assignment", "params", "board", "tolerance", "tests", "limits"})
+    unknown = sorted(set(data) - SECTIONS)
     if unknown:
         raise UsageError(where, f"unknown section [{unknown[0]}]")
     head = _table(data, "assignment", where)
@@ -127,6 +157,7 @@ def load_assignment(name: str) -> Assignment:
             config=config,
             tests=_plan(_table(data, "tests", where), where),
             limits=_limits(_table(data, "limits", where), where),
+            variants=_variants(_table(data, "variants", where), where),
         )
     except KeyError as err:
         raise UsageError(where, f"[assignment] needs the key {err.args[0]!r}") from None
@@ -172,6 +203,49 @@ def _limits(table: dict[str, Any], where: str) -> Limits:
         memory_mb=int(_number(table, "memory_mb", 1024, where, 64)),
         output_kb=int(_number(table, "output_kb", 1024, where, 1)),
     )
+
+
+def _range(
+    table: dict[str, Any], key: str, default: tuple[int, int], where: str
+) -> tuple[int, int]:
+    value = table.get(key, list(default))
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value, value]
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not 0 <= value[0] <= value[1]
+    ):
+        raise UsageError(
+            where, f"[variants] {key} must be a count or a range [low, high], got {value!r}"
+        )
+    return (value[0], value[1])
+
+
+def _variants(table: dict[str, Any], where: str) -> VariantPlan:
+    _known(table, VariantPlan, "variants", where)
+    d = VariantPlan()
+    circle = table.get("circle", d.circle)
+    if circle not in (True, False, "either"):
+        raise UsageError(
+            where, f'[variants] circle must be true, false or "either", got {circle!r}'
+        )
+    plan = VariantPlan(
+        goal=int(_number(table, "goal", d.goal, where, 2)),
+        chutes=_range(table, "chutes", d.chutes, where),
+        ladders=_range(table, "ladders", d.ladders, where),
+        min_turns=_number(table, "min_turns", d.min_turns, where, 0),
+        max_turns=_number(table, "max_turns", d.max_turns, where, 0),
+        restart=_range(table, "restart", d.restart, where),
+        penalty=_range(table, "penalty", d.penalty, where),
+        prison=_range(table, "prison", d.prison, where),
+        special=_range(table, "special", d.special, where),
+        circle=circle,
+    )
+    if plan.min_turns > plan.max_turns:
+        raise UsageError(where, "[variants] min_turns is larger than max_turns")
+    return plan
 
 
 def _known(table: dict[str, Any], cls: type, section: str, where: str) -> None:

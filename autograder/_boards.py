@@ -137,6 +137,14 @@ def trap_layout_problem(layout: object) -> str:
 Board = JumpBoard | TrapLayout
 
 
+def describe_board(data: Mapping[str, Any]) -> str:
+    """A few words on a board file's data, for titles: its size and jumps, or its traps."""
+    if "layout" in data:
+        traps = sum(1 for t in data["layout"] if t)
+        return f"{traps} traps, {'circle' if data.get('circle') else 'no circle'}"
+    return f"{data['goal']} squares, {len(data['jumps'])} jumps"
+
+
 @dataclass(frozen=True)
 class LoadedBoard:
     """A board read from a file, with the parameters the file may carry (trap lane)."""

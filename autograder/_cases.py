@@ -41,6 +41,38 @@ class Expected:
     answer: Answer
     accepted: tuple[frozenset[str], ...] | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (what a student bundle's ``expected.json`` holds)."""
+        a = self.answer
+        data: dict[str, Any] = {
+            "output": a.output,
+            "objective": a.objective,
+            "start_value": a.start_value,
+            "values": _lists(a.values),
+            "actions": None if a.actions is None else list(a.actions),
+        }
+        if self.accepted is not None:
+            data["accepted"] = [sorted(names) for names in self.accepted]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Expected:
+        """The inverse of :meth:`to_json`; a malformed file raises ``ValueError``."""
+        try:
+            answer = Answer(
+                output=data["output"],
+                start_value=float(data["start_value"]),
+                values=_tuples(data["values"]),
+                actions=None if data.get("actions") is None else tuple(data["actions"]),
+                objective=data.get("objective", "turns"),
+            )
+            accepted = data.get("accepted")
+            if accepted is not None:
+                accepted = tuple(frozenset(str(n) for n in names) for names in accepted)
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not an expected answer ({err.__class__.__name__}: {err})") from None
+        return cls(answer, accepted)
+
     @property
     def goal(self) -> int:
         """The goal square of a jump board (the trap lane has 15)."""
@@ -105,3 +137,17 @@ class TestCase:
     visible: bool
     expected: Expected
     self_check: str | None = None
+
+
+def _lists(values: Any) -> Any:
+    if isinstance(values, tuple | list):
+        return [_lists(v) for v in values]
+    return float(values)
+
+
+def _tuples(values: Any) -> Any:
+    if isinstance(values, list):
+        return tuple(_tuples(v) for v in values)
+    if isinstance(values, bool) or not isinstance(values, int | float):
+        raise TypeError(f"{values!r} is not a number")
+    return float(values)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._errors import UsageError
+from ._gradescope import VISIBILITIES
 
 MAX_GAMES = 10_000_000  # all games advance together: memory grows with the count
 
@@ -59,6 +60,62 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument(
         "--timeout", type=float, metavar="SECONDS", help="time limit per board (default: TOML)"
     )
+    grade.add_argument(
+        "--manifest", metavar="FILE", help="grade each student on their own board (variants)"
+    )
+
+    board = verbs.add_parser("board", help="make board files")
+    board_verbs = board.add_subparsers(dest="board_verb", required=True, metavar="COMMAND")
+    new = board_verbs.add_parser(
+        "new",
+        help="a valid board drawn from a seed (jump board, or --trap-lane)",
+        description="Draw a valid board from --seed (the same seed gives the same board) and "
+        "write it as a board file. Jump boards by default; --trap-lane for a trap-lane layout.",
+    )
+    new.add_argument("--seed", type=_count(0, None), required=True)
+    new.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    jump = new.add_argument_group("jump boards")
+    jump.add_argument("--goal", type=_count(10, 10_000), help="the last square (default 100)")
+    jump.add_argument("--chutes", type=_count(0, 10_000), help="default: 10 per 100 squares")
+    jump.add_argument("--ladders", type=_count(0, 10_000), help="default: 9 per 100 squares")
+    jump.add_argument(
+        "--min-turns", type=_number, help="a classic game (6-face spinner, exact finish) "
+        "lasts at least this many turns on average",
+    )  # fmt: skip
+    jump.add_argument("--max-turns", type=_number, help="... and at most this many")
+    trap = new.add_argument_group("trap lane")
+    trap.add_argument("--trap-lane", action="store_true", help="a trap-lane layout")
+    for kind, code in (("restart", 1), ("penalty", 2), ("prison", 3), ("special", 4)):
+        trap.add_argument(f"--{kind}", type=_count(0, 13), help=f"count of traps {code} ({kind})")
+    trap.add_argument("--edition", help="2020, 2021 or 2022 (written into the file)")
+    trap.add_argument("--circle", action="store_true", help="15 must be reached exactly")
+
+    variants = verbs.add_parser(
+        "variants", help="a board, starter, handout and local check per student of a roster"
+    )
+    variants.add_argument("assignment")
+    variants.add_argument("--roster", required=True, metavar="CSV", help="one row per student")
+    variants.add_argument("--out", required=True, metavar="DIR", help="where bundles go")
+    variants.add_argument(
+        "--secret", metavar="KEY", help="boards derive from it (default: $AUTOGRADER_SECRET, "
+        "else DIR/secret.txt, made on first use)",
+    )  # fmt: skip
+
+    gradescope = verbs.add_parser("gradescope", help="the Gradescope autograder zip")
+    gradescope.add_argument("assignment")
+    gradescope.add_argument("--out", required=True, metavar="ZIP", help="e.g. autograder.zip")
+    gradescope.add_argument("--manifest", metavar="FILE", help="grade students on their boards")
+    gradescope.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="time limit per board (default: TOML)"
+    )
+    gradescope.add_argument(
+        "--hidden-visibility", default="after_due_date", choices=VISIBILITIES,
+        help="when students see the hidden boards' results (default: after_due_date)",
+    )  # fmt: skip
+    run = verbs.add_parser(
+        "gradescope-run", help="inside Gradescope: grade one submission (run_autograder calls it)"
+    )
+    run.add_argument("--root", default="/autograder", help="default: /autograder")
 
     for verb, what in (("starter", "the starter program"), ("handout", "the handout")):
         sub = verbs.add_parser(verb, help=f"{what} for the public board or --board")
@@ -82,6 +139,16 @@ def _board_options(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="change a parameter (repeatable)",
     )
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
 
 
 def _count(low: int, high: int | None):
@@ -128,9 +195,39 @@ def run(argv: Sequence[str]) -> int:
 
         sys.stdout.write(
             grade_command(
-                args.assignment, args.submissions, args.out, args.jobs, args.resume, args.timeout
+                args.assignment, args.submissions, args.out, args.jobs, args.resume,
+                args.timeout, args.manifest,
             )
-        )
+        )  # fmt: skip
+    elif args.verb == "board":
+        from ._board_new import JUMP_OPTIONS, TRAP_OPTIONS, new_board
+
+        options = {k: getattr(args, k) for k in (*JUMP_OPTIONS, *TRAP_OPTIONS)}
+        text, line = new_board(args.seed, options, args.trap_lane)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+            print(f"wrote {args.output}: {line}", file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+            print(line, file=sys.stderr)
+    elif args.verb == "variants":
+        from ._variants import variants_command
+
+        text, ok = variants_command(args.assignment, args.roster, args.out, args.secret)
+        sys.stdout.write(text)
+        return 0 if ok else 1
+    elif args.verb == "gradescope":
+        from ._gradescope import build_gradescope
+
+        path = build_gradescope(
+            args.assignment, args.out, manifest=args.manifest, timeout=args.timeout,
+            hidden_visibility=args.hidden_visibility,
+        )  # fmt: skip
+        print(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment")
+    elif args.verb == "gradescope-run":
+        from ._gradescope import run_gradescope
+
+        run_gradescope(args.root)
     elif args.verb in ("starter", "handout"):
         from ._materials import material_text
 

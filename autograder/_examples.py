@@ -22,8 +22,7 @@ def examples_dir() -> Path:
 
 
 def _public_board(assignment: Assignment):
-    family = "trap" if "layout" in assignment.board else "jump"
-    return parse_board(dict(assignment.board), family, str(assignment.config)).board
+    return parse_board(dict(assignment.board), assignment.family, str(assignment.config)).board
 
 
 def render_examples(assignment: Assignment, into: Path) -> list[Path]:

@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -18,6 +18,7 @@ from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase
 from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
+from ._manifest import Manifest, load_manifest
 from ._reports import summary_text, write_reports
 from ._submissions import Submission, find_submissions
 
@@ -40,12 +41,16 @@ class Batch:
         return summary_text(self.results, self.notes)
 
 
-def _fingerprint(assignment: Assignment, cases: Sequence[TestCase]) -> str:
+def _fingerprint(
+    assignment: Assignment, cases: Sequence[TestCase], manifest: Manifest | None = None
+) -> str:
     """Changes whenever the answer key does, so a resume never mixes two keys."""
     digest = hashlib.sha256(assignment.name.encode())
     for case in cases:
         digest.update(json.dumps([case.name, case.points, case.board], sort_keys=True).encode())
         digest.update(repr(case.expected).encode())
+    if manifest is not None:
+        digest.update(json.dumps(manifest.to_json(), sort_keys=True).encode())
     return digest.hexdigest()[:16]
 
 
@@ -91,26 +96,93 @@ class _Progress:
         self.stream.flush()
 
 
+@dataclass(frozen=True)
+class _Work:
+    """A submission to grade: under whose name, on which cases (or why it cannot be)."""
+
+    submission: Submission
+    student: str
+    board: dict | None = None  # the student's own board, from the manifest
+    refused: str = ""
+
+
+def _failed(
+    work: _Work, assignment: Assignment, max_score: float, problem: str
+) -> SubmissionResult:
+    return SubmissionResult(
+        student=work.student,
+        submission=str(work.submission.path),
+        assignment=assignment.name,
+        score=0.0,
+        max_score=max_score,
+        status="error",
+        problems=(problem,),
+    )
+
+
 def _grade_one(
     assignment: Assignment,
-    submission: Submission,
+    work: _Work,
     cases: Sequence[TestCase],
     limits: Limits,
 ) -> SubmissionResult:
+    max_score = sum(c.points for c in cases)
+    if work.refused:
+        return _failed(work, assignment, max_score, work.refused)
     try:
-        return grade_submission(
-            assignment, submission.path, cases, student=submission.student, limits=limits
+        if work.board is not None:
+            from reference_solutions import variant_case
+
+            own = variant_case(assignment.name, work.board, assignment.tests.public_points)
+            cases = [own, *(c for c in cases if c.name != "public")]
+        result = grade_submission(
+            assignment, work.submission.path, cases, student=work.student, limits=limits
         )
     except Exception as err:  # a grader bug on one submission must not stop the batch
-        return SubmissionResult(
-            student=submission.student,
-            submission=str(submission.path),
-            assignment=assignment.name,
-            score=0.0,
-            max_score=sum(c.points for c in cases),
-            status="error",
-            problems=(f"grader error: {err.__class__.__name__}: {err}",),
+        return _failed(
+            work, assignment, max_score, f"grader error: {err.__class__.__name__}: {err}"
         )
+    if work.student != work.submission.student:
+        result = replace(result, extra={**result.extra, "submitted_as": work.submission.student})
+    return result
+
+
+def _assign(
+    submissions: Sequence[Submission], manifest: Manifest | None
+) -> tuple[list[_Work], list[str]]:
+    """Who each submission belongs to. With a manifest: the student it names (by id or
+    email), whose board it is graded on; a submission naming nobody, or a second one for
+    the same student, is an error result, so it shows in the gradebook."""
+    if manifest is None:
+        return [_Work(s, s.student) for s in submissions], []
+    work: list[_Work] = []
+    notes: list[str] = []
+    taken: dict[str, Submission] = {}
+    for submission in submissions:
+        student = manifest.find(submission.student)
+        if student is None:
+            why = (
+                f"{submission.path.name}: matches no student in the manifest "
+                f"{manifest.source} (by id or email), so there is no board to grade it on"
+            )
+            work.append(_Work(submission, submission.student, refused=why))
+            notes.append(f"not graded: {why}")
+        elif student.id in taken:
+            why = (
+                f"{submission.path.name}: student {student.id} also submitted "
+                f"{taken[student.id].path.name}, which is graded instead"
+            )
+            work.append(_Work(submission, submission.student, refused=why))
+            notes.append(f"not graded: {why}")
+        else:
+            taken[student.id] = submission
+            work.append(_Work(submission, student.id, board=student.board))
+    missing = [s.id for s in manifest.students if s.id not in taken]
+    if missing:
+        shown = ", ".join(missing[:20]) + (" ..." if len(missing) > 20 else "")
+        notes.append(f"no submission from {len(missing)} students of the manifest: {shown}")
+    notes += [f"manifest: {p}" for p in manifest.problems]
+    return work, notes
 
 
 def _prepare_out(out: Path, fingerprint: str, name: str, resume: bool) -> None:
@@ -143,9 +215,11 @@ def grade_folder(
     limits: Limits | None = None,
     progress: TextIO | None = None,
     on_result: Callable[[SubmissionResult], None] | None = None,
+    manifest: Manifest | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
-    reports). ``cases`` default to the assignment's answer key (public, edge and hidden)."""
+    reports). ``cases`` default to the assignment's answer key (public, edge and hidden).
+    With a ``manifest``, each student's own board takes the public board's place."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
@@ -155,11 +229,17 @@ def grade_folder(
 
         cases = answer_key(name)
     limits = limits or assignment.limits
-    _prepare_out(out, _fingerprint(assignment, cases), name, resume)
+    if manifest is not None and manifest.assignment != name:
+        raise UsageError(
+            manifest.source, f"is a manifest for {manifest.assignment!r}, not {name!r}"
+        )
+    _prepare_out(out, _fingerprint(assignment, cases, manifest), name, resume)
     submissions, notes = find_submissions(folder, exclude=out)
+    assigned, more_notes = _assign(submissions, manifest)
+    notes += more_notes
     path = out / RESULTS
     done = {r.student: r for r in read_results(path)} if resume else {}
-    todo = [s for s in submissions if s.student not in done]
+    todo = [w for w in assigned if w.student not in done]
     results = dict(done)
     progress_bar = _Progress(len(todo), progress)
     lock = threading.Lock()
@@ -202,6 +282,7 @@ def grade_command(
     workers: int,
     resume: bool,
     timeout: float | None,
+    manifest: str | None = None,
 ) -> str:
     """The ``grade`` verb: grade, write the reports, return the summary."""
     assignment = load_assignment(name)
@@ -211,9 +292,11 @@ def grade_command(
             raise UsageError(f"--timeout {timeout:g}", "expected seconds in (0, 3600]")
         limits = limits.with_timeout(timeout)
     target = Path(out) if out else Path(f"{name}-results")
+    variants = load_manifest(manifest, name) if manifest else None
     batch = grade_folder(
-        name, folder, target, workers=workers, resume=resume, limits=limits, progress=sys.stderr
-    )
+        name, folder, target, workers=workers, resume=resume, limits=limits,
+        progress=sys.stderr, manifest=variants,
+    )  # fmt: skip
     resumed = len(batch.results) - batch.graded_now
     head = f"graded {batch.graded_now} submissions" + (
         f" ({resumed} already graded before --resume)" if resumed else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pprint
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import jinja2
 from ._assignments import Assignment
 from ._boards import Board, JumpBoard
 
-__all__ = ["program_name", "render_program", "starter_code_dir"]
+__all__ = ["check_command", "program_name", "render_program", "starter_code_dir"]
 
 
 def starter_code_dir() -> Path:
@@ -29,7 +30,17 @@ def program_name(assignment: Assignment) -> str:
     return assignment.name.replace("-", "_") + ".py"
 
 
-def _environment(extra: Sequence[Path]) -> jinja2.Environment:
+def check_command(assignment: Assignment, variant: bool = False) -> str:
+    """What a student types to check their program: the bundle's own script on a variant."""
+    if variant:
+        return "python3 check.py"
+    return f"autograder check {assignment.name} {program_name(assignment)}"
+
+
+@lru_cache(maxsize=8)
+def _environment(extra: tuple[Path, ...]) -> jinja2.Environment:
+    # Cached, so its compiled templates are too: rendering a starter per student for a
+    # roster of hundreds would otherwise recompile the same templates each time.
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader([str(p) for p in extra])]
     loaders.append(jinja2.PrefixLoader({"starter": jinja2.FileSystemLoader(starter_code_dir())}))
     env = jinja2.Environment(
@@ -70,14 +81,17 @@ def render_program(
     *,
     template: str | None = None,
     search_path: Sequence[Path] = (),
+    variant: bool = False,
 ) -> str:
     """The program for ``board``: the starter by default, or ``template`` found first on
-    ``search_path`` (``reference_solutions`` passes its own folder of filled-in templates)."""
-    env = _environment(search_path)
+    ``search_path`` (``reference_solutions`` passes its own folder of filled-in templates).
+    A ``variant`` program goes into a student's bundle and tells them to run ``check.py``."""
+    env = _environment(tuple(search_path))
     name = template or f"starter/{assignment.name}.py.j2"
     return env.get_template(name).render(
         assignment=assignment,
         board=board,
         params=dict(params),
         program=program_name(assignment),
+        check_command=check_command(assignment, variant),
     )

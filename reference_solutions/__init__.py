@@ -23,6 +23,16 @@ from ._solver import (
     solve,
     value_iteration,
 )
+from ._variants import (
+    Variant,
+    classic_turns,
+    new_jump_board,
+    new_trap_board,
+    variant_board,
+    variant_case,
+    variant_material,
+    variant_seed,
+)
 
 __all__ = [
     "Game",
@@ -32,14 +42,18 @@ __all__ = [
     "Problem",
     "Simulation",
     "Solution",
+    "Variant",
     "answer_key",
     "build_model",
+    "classic_turns",
     "describe_params",
     "evaluate_policy",
     "expected_answer",
     "goal_distance",
     "hidden_boards",
     "make_problem",
+    "new_jump_board",
+    "new_trap_board",
     "params_to_json",
     "parse_settings",
     "policy_iteration",
@@ -53,4 +67,8 @@ __all__ = [
     "solve",
     "solve_problem",
     "value_iteration",
+    "variant_board",
+    "variant_case",
+    "variant_material",
+    "variant_seed",
 ]

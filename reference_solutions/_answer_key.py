@@ -11,6 +11,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from autograder._answer import Answer
+from autograder._boards import describe_board
 from autograder._cases import Expected, TestCase
 from autograder._errors import UsageError
 from autograder._generate import edge_board, random_jump_board, random_trap_board
@@ -18,7 +20,7 @@ from autograder._generate import edge_board, random_jump_board, random_trap_boar
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
 
-__all__ = ["answer_key", "expected_answer", "hidden_boards"]
+__all__ = ["answer_key", "expected_answer", "hidden_boards", "self_check_text"]
 
 HIDDEN_GOALS = range(50, 151, 10)
 
@@ -49,6 +51,13 @@ def expected_answer(problem: Problem, solution: Solution) -> Expected:
             )
         )
     return Expected(answer, tuple(accepted))
+
+
+def self_check_text(answer: Answer) -> str:
+    """The first number a correct program prints, as a handout quotes it: two decimals, or
+    the four of the trap lane's table (its header has only two)."""
+    decimals = 4 if answer.output == "trap-lane" else 2
+    return f"{answer.start_value:.{decimals}f}"
 
 
 def _draw(name: str, family: str, rng: random.Random) -> dict[str, Any]:
@@ -107,14 +116,6 @@ def _public_board(problem: Problem) -> dict[str, Any]:
     return data
 
 
-def _describe(board: Mapping[str, Any]) -> str:
-    if "layout" in board:
-        traps = sum(1 for t in board["layout"] if t)
-        circle = "circle" if board.get("circle") else "no circle"
-        return f"{traps} traps, {circle}"
-    return f"{board['goal']} squares, {len(board['jumps'])} jumps"
-
-
 def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
     """The test cases of assignment ``name``: the public board first, then (with ``hidden``)
     the edge boards and the random hidden boards."""
@@ -129,7 +130,7 @@ def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
         problem = make_problem(name, data)
         cases.append(_case(edge, f"edge board: {edge}", data, plan.edge_points, False, problem))
     for k, (data, problem, solution) in enumerate(_hidden(name), 1):
-        title = f"hidden board {k} ({_describe(data)})"
+        title = f"hidden board {k} ({describe_board(data)})"
         cases.append(
             _case(f"hidden-{k}", title, data, plan.hidden_points, False, problem, solution)
         )

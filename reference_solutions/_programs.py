@@ -10,6 +10,7 @@ from autograder._formats import render
 from autograder._handouts import render_handout
 from autograder._programs import render_program
 
+from ._answer_key import self_check_text
 from ._params import params_to_json
 from ._problem import make_problem, solve_problem
 
@@ -45,8 +46,7 @@ def reference_handout(
     """The handout of ``name`` for ``board``, with that board's self-check value."""
     problem = make_problem(name, board, settings)
     answer = problem.game.answer(solve_problem(problem))
-    decimals = 4 if answer.output == "trap-lane" else 2
-    self_check = f"{answer.start_value:.{decimals}f}"
+    self_check = self_check_text(answer)
     # The published figure (with its decimals) belongs to the public board and rules only.
     if board is None and not settings and problem.assignment.self_check is not None:
         self_check = problem.assignment.self_check

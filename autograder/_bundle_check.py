@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Check your program on your own board before you submit it.
+
+Usage:  python3 check.py            checks the program named in expected.json
+        python3 check.py PROGRAM    checks another file
+
+It runs your program on board.json (your board), reads what it prints exactly as the
+grader does, and compares every number with the expected values in expected.json. It needs
+only Python 3.10 or newer: no packages, no internet. It exits with status 0 when everything
+is right.
+
+The grader also runs your program on hidden boards, so a program that only prints these
+numbers will not pass: solve the board you are given.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SHOWN_WRONG = 10
+
+
+def _load():
+    sys.path.insert(0, str(HERE))
+    from _check._cases import Expected
+    from _check._parse import OutputError, parse_output
+    from _check._score import mark
+
+    return Expected, OutputError, parse_output, mark
+
+
+def _run(program, board, timeout):
+    """Run the program; return (stdout text, a line saying why it failed, or None)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, str(program), str(board)],
+            cwd=str(program.parent),
+            capture_output=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return "", f"stopped after {timeout:g} s: the time limit for one board"
+    stderr = done.stderr.decode("utf-8", errors="replace").rstrip()
+    if done.returncode != 0:
+        lines = stderr.splitlines()[-12:]
+        if any("NotImplementedError" in line for line in lines):
+            why = "the solving function still raises NotImplementedError"
+        else:
+            why = f"exited with status {done.returncode}"
+        return "", "\n".join([why, "standard error (last lines):", *lines])
+    return done.stdout.decode("utf-8", errors="replace"), None
+
+
+def _self_check(check, output, numbers):
+    # The trap lane's header has two decimals; its self-check is the four-decimal row 1.
+    value = numbers.get("1" if output == "trap-lane" else "start")
+    places = len(check.partition(".")[2])
+    shown = "nothing" if value is None else f"{value:.{places}f}"
+    verdict = "holds" if shown == check else "does not hold"
+    return f"self-check {verdict}: printed {shown}, expected {check}"
+
+
+def main(argv):
+    # This file runs on the student's Python, not the project's 3.11+.
+    if sys.version_info < (3, 10):  # noqa: UP036
+        print("check.py needs Python 3.10 or newer")
+        return 2
+    key = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))
+    program = Path(argv[1]).resolve() if len(argv) > 1 else HERE / key["program"]
+    if not program.is_file():
+        print(f"no program {program.name} here; pass its path: python3 check.py PROGRAM.py")
+        return 2
+    Expected, OutputError, parse_output, mark = _load()
+    expected = Expected.from_json(key["expected"])
+    print(f"{key['title']}: checking {program.name} on your board ({key['board_description']})")
+    text, failed = _run(program, HERE / key["board"], float(key["timeout"]))
+    if failed is not None:
+        print(failed)
+        print("\nnot yet: fix what is listed above and run the check again.")
+        return 1
+    try:
+        printed = parse_output(text, expected)
+    except OutputError as err:
+        print("printed nothing" if not text.strip() else f"output not readable: {err}")
+        print("\nnot yet: fix what is listed above and run the check again.")
+        return 1
+    marked = mark(printed, expected, float(key["value_tolerance"]))
+    print(f"{marked.right} of {marked.total} entries right")
+    print(_self_check(key["self_check"], expected.answer.output, printed.numbers))
+    for warning in printed.warnings:
+        print(f"warning: {warning}")
+    for wrong in marked.wrong[:SHOWN_WRONG]:
+        print(f"{wrong.label}: printed {wrong.printed or 'nothing'}, expected {wrong.expected}")
+    if len(marked.wrong) > SHOWN_WRONG:
+        print(f"... and {len(marked.wrong) - SHOWN_WRONG} more")
+    if marked.right == marked.total:
+        print("\nall right on your board. You are also graded on hidden boards (see the handout).")
+        return 0
+    print("\nnot yet: fix what is listed above and run the check again.")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,238 @@
+"""``autograder gradescope``: the Gradescope autograder, as the zip Gradescope asks for.
+
+The zip holds ``setup.sh`` (run once when Gradescope builds its image: a Python 3.11+ venv
+with this project installed from the copy inside the zip), ``run_autograder`` (run for
+every submission) and ``gradescope.json`` (the assignment and the options chosen here). At
+run time ``gradescope-run`` grades ``<root>/submission`` and writes
+``<root>/results/results.json``. The root is ``/autograder`` on Gradescope and any folder
+in a test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+import traceback
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ._assignments import load_assignment
+from ._engine import SubmissionResult, grade_submission
+from ._errors import UsageError
+from ._manifest import load_manifest
+
+__all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
+
+CONFIG = "gradescope.json"
+MANIFEST = "manifest.json"
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+PROJECT = Path(__file__).resolve().parent.parent
+# What the zip carries of this project: the code, the configuration and the templates.
+PROJECT_PARTS = ("pyproject.toml", "README.md", "autograder", "reference_solutions",
+                 "starter_code", "assignments")  # fmt: skip
+SCRIPTS = Path(__file__).resolve().parent / "gradescope"  # setup.sh, run_autograder
+
+
+def _add_tree(zipped: zipfile.ZipFile, folder: Path, prefix: str) -> None:
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part == "__pycache__" or part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_file() and not path.is_symlink() and path.suffix != ".pyc":
+            zipped.write(path, f"{prefix}/{rel.as_posix()}")
+
+
+def _add_text(zipped: zipfile.ZipFile, name: str, text: str, mode: int = 0o644) -> None:
+    info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
+    info.external_attr = mode << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    zipped.writestr(info, text)
+
+
+def build_gradescope(
+    name: str,
+    out: str | Path,
+    *,
+    manifest: str | Path | None = None,
+    timeout: float | None = None,
+    hidden_visibility: str = "after_due_date",
+) -> Path:
+    """Write the Gradescope autograder zip of assignment ``name`` to ``out``. With a
+    ``manifest``, each student is graded on their own board, found by email or student id."""
+    load_assignment(name)  # an unknown assignment is reported before anything is written
+    if hidden_visibility not in VISIBILITIES:
+        raise UsageError(
+            f"--hidden-visibility {hidden_visibility}", f"expected one of {', '.join(VISIBILITIES)}"
+        )
+    if timeout is not None and not 0 < timeout <= 3600:
+        raise UsageError(f"--timeout {timeout:g}", "expected seconds in (0, 3600]")
+    missing = [part for part in PROJECT_PARTS if not (PROJECT / part).exists()]
+    if missing:
+        raise UsageError(str(PROJECT), f"is not a checkout of this project (no {missing[0]})")
+    variants = load_manifest(manifest, name) if manifest is not None else None
+    if variants is not None and not variants.students:
+        raise UsageError(str(manifest), "has no student with a usable board")
+    config = {
+        "assignment": name,
+        "manifest": MANIFEST if variants is not None else None,
+        "timeout": timeout,
+        "hidden_visibility": hidden_visibility,
+    }
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for script in ("setup.sh", "run_autograder"):
+            _add_text(zipped, script, (SCRIPTS / script).read_text(encoding="utf-8"), 0o755)
+        _add_text(zipped, CONFIG, json.dumps(config, indent=1) + "\n")
+        if variants is not None:
+            _add_text(zipped, MANIFEST, json.dumps(variants.to_json(), indent=1) + "\n")
+        for part in PROJECT_PARTS:
+            path = PROJECT / part
+            if path.is_dir():
+                _add_tree(zipped, path, f"project/{part}")
+            else:
+                zipped.write(path, f"project/{part}")
+    os.replace(partial, out)
+    return out
+
+
+# --- inside Gradescope ---------------------------------------------------------------------
+
+
+def _users(root: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    users = data.get("users") if isinstance(data, dict) else None
+    return [u for u in users if isinstance(u, dict)] if isinstance(users, list) else []
+
+
+def _who(user: dict[str, Any]) -> list[str]:
+    keys = [user.get(k) for k in ("sid", "student_id", "email")]
+    return [str(k) for k in keys if k not in (None, "")]
+
+
+def gradescope_results(
+    result: SubmissionResult, hidden_visibility: str, note: str = ""
+) -> dict[str, Any]:
+    """``results.json`` for Gradescope: one test per board. Hidden boards show at
+    ``hidden_visibility``; no test's output holds what the program printed."""
+    tests = []
+    for test in result.tests:
+        tests.append(
+            {
+                "name": test.title,
+                "score": test.score,
+                "max_score": test.max_score,
+                "status": "passed" if test.status == "passed" else "failed",
+                "output": "\n".join(test.feedback),
+                "visibility": "visible" if test.visible else hidden_visibility,
+            }
+        )
+    lines = [note] if note else []
+    lines += [f"problem: {p}" for p in result.problems]
+    if result.tests:
+        right = sum(t.status == "passed" for t in result.tests)
+        lines.append(f"{right} of {len(result.tests)} boards fully right.")
+    return {
+        "score": result.score,
+        "output": "\n".join(lines),
+        "visibility": "visible",
+        # What run_autograder prints (staff detail below) is for the instructors only.
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def _staff_log(result: SubmissionResult) -> None:
+    print(f"student {result.student}: {result.score:g} / {result.max_score:g} ({result.status})")
+    for problem in result.problems:
+        print(f"  problem: {problem}")
+    for test in result.tests:
+        print(
+            f"  {test.name}: {test.score:g} / {test.max_score:g} {test.status} {test.seconds:.2f}s"
+        )
+        for line in (*test.feedback, *test.staff):
+            print(f"    {line}")
+
+
+def _write_results(root: Path, results: dict[str, Any]) -> Path:
+    folder = root / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=".results-", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        json.dump(results, file, indent=1)
+        file.write("\n")
+    target = folder / "results.json"
+    os.replace(temporary, target)
+    return target
+
+
+def run_gradescope(root: str | Path = "/autograder") -> dict[str, Any]:
+    """Grade ``<root>/submission`` as ``<root>/source/gradescope.json`` says and write
+    ``<root>/results/results.json``. A failure of the grader itself still writes a result
+    that tells the student, and the traceback goes to the staff's log."""
+    root = Path(root)
+    started = time.monotonic()
+    print(f"autograder from {Path(__file__).resolve().parent}")
+    try:
+        results = _grade(root)
+    except Exception:
+        traceback.print_exc(file=sys.stdout)
+        results = {
+            "score": 0.0,
+            "output": "The autograder failed on this submission, so it was not graded. "
+            "The course staff can see why; resubmit or contact them.",
+            "stdout_visibility": "hidden",
+            "tests": [],
+        }
+    results["execution_time"] = round(time.monotonic() - started, 3)
+    _write_results(root, results)
+    return results
+
+
+def _grade(root: Path) -> dict[str, Any]:
+    from reference_solutions import answer_key, variant_case
+
+    source = root / "source"
+    config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
+    name = config["assignment"]
+    assignment = load_assignment(name)
+    limits = assignment.limits
+    if config.get("timeout"):
+        limits = limits.with_timeout(float(config["timeout"]))
+    cases = answer_key(name)
+    users = _users(root)
+    student = ", ".join(str(u.get("email") or u.get("name") or "?") for u in users) or "submission"
+    note = ""
+    if config.get("manifest"):
+        manifest = load_manifest(source / config["manifest"], name)
+        keys = [key for user in users for key in _who(user)]
+        entry = manifest.find(*keys)
+        if entry is None:
+            who = ", ".join(keys) or "no email or student id in the submission metadata"
+            print(f"no board in the manifest for {who}")
+            return {
+                "score": 0.0,
+                "output": (
+                    f"No board was made for you ({who}), so this submission could not be "
+                    "graded. Ask the course staff to add you to the roster of variants."
+                ),
+                "stdout_visibility": "hidden",
+                "tests": [],
+            }
+        student = entry.id
+        own = variant_case(name, entry.board, assignment.tests.public_points)
+        cases = [own, *(c for c in cases if c.name != "public")]
+        note = f"Graded on your own board ({entry.id})."
+    result = grade_submission(
+        assignment, root / "submission", cases, student=student, limits=limits
+    )
+    _staff_log(result)
+    return gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)

@@ -1,0 +1,220 @@
+"""``autograder variants``: a board per student, and a bundle per student to hand out.
+
+Each bundle (a folder, and the same as a zip) holds the starter program with the student's
+board written in, the handout with that board's self-check, the board file, and a local
+check: ``check.py`` with the expected values for that board and stdlib-only copies of the
+grader's own parser and scorer, so the check reads output exactly as the grader does. No
+solver and no hidden board goes into a bundle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._assignments import Assignment, load_assignment
+from ._boards import describe_board
+from ._errors import UsageError
+from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
+from ._programs import program_name
+from ._roster import RosterStudent, read_roster
+
+__all__ = ["CHECK_SUPPORT", "VariantsReport", "make_variants", "secret_id", "variants_command"]
+
+MANIFEST = "manifest.json"
+SECRET_FILE = "secret.txt"
+SECRET_ENV = "AUTOGRADER_SECRET"
+STUDENTS = "students"
+HERE = Path(__file__).resolve().parent
+# The grader's modules the local check imports: all standard library, no solver.
+CHECK_SUPPORT = ("_answer.py", "_cases.py", "_errors.py", "_formats.py", "_parse.py", "_score.py")
+
+
+@dataclass(frozen=True)
+class VariantsReport:
+    out: Path
+    manifest: Manifest
+    problems: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def summary(self) -> str:
+        lines = [
+            f"made {len(self.manifest.students)} bundles in {self.out / STUDENTS} "
+            "(a folder and a zip per student)",
+            f"manifest: {self.out / MANIFEST}",
+            *self.notes,
+        ]
+        if self.problems:
+            lines.append(f"{len(self.problems)} problems (those students have no bundle):")
+            lines += [f"  {p}" for p in self.problems]
+        return "\n".join(lines) + "\n"
+
+
+def secret_id(secret: str) -> str:
+    """A fingerprint that tells two secrets apart without revealing either."""
+    return hashlib.sha256(f"autograder-variants\0{secret}".encode()).hexdigest()[:12]
+
+
+def _secret(out: Path, given: str | None) -> tuple[str, str]:
+    """The secret to draw boards with, and a note on where it came from."""
+    if given is not None:
+        if len(given) < 8:
+            raise UsageError("--secret", "use at least 8 characters, so boards cannot be guessed")
+        return given, ""
+    if os.environ.get(SECRET_ENV):
+        return os.environ[SECRET_ENV], f"secret: from ${SECRET_ENV}"
+    kept = out / SECRET_FILE
+    if kept.is_file():
+        return kept.read_text(encoding="utf-8").strip(), f"secret: reused from {kept}"
+    out.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_urlsafe(24)
+    kept.write_text(secret + "\n", encoding="utf-8")
+    kept.chmod(0o600)
+    note = (
+        f"secret: new, kept in {kept}; keep it (or pass --secret) to remake the same boards, "
+        "and never hand it out"
+    )
+    return secret, note
+
+
+def _check_files() -> dict[str, bytes]:
+    files = {"check.py": (HERE / "_bundle_check.py").read_bytes()}
+    files["_check/__init__.py"] = b'"""The grader\'s parser and scorer, for check.py."""\n'
+    for module in CHECK_SUPPORT:
+        files[f"_check/{module}"] = (HERE / module).read_bytes()
+    return files
+
+
+def _bundle_files(
+    assignment: Assignment, student: RosterStudent, material: Any
+) -> dict[str, bytes]:
+    program = program_name(assignment)
+    key = {
+        "assignment": assignment.name,
+        "title": assignment.title,
+        "student": student.id,
+        "program": program,
+        "board": "board.json",
+        "board_description": describe_board(material.board),
+        "self_check": material.self_check,
+        "value_tolerance": assignment.value_tolerance,
+        "timeout": assignment.limits.timeout,
+        "expected": material.expected.to_json(),
+    }
+    files = {
+        program: material.starter.encode(),
+        "board.json": (json.dumps(material.board) + "\n").encode(),
+        "handout.md": material.handout.encode(),
+        "expected.json": (json.dumps(key, indent=1) + "\n").encode(),
+    }
+    files.update(_check_files())
+    return files
+
+
+def _write_bundle(folder: Path, top: str, files: dict[str, bytes]) -> None:
+    """The folder and its zip, each written beside and then moved into place, so a bundle
+    is either whole or absent."""
+    staging = folder.with_name(f".{folder.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    for rel, data in files.items():
+        path = staging / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (staging / next(iter(files))).chmod(0o755)
+    archive = folder.with_name(f".{folder.name}.zip.partial")
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for rel, data in files.items():
+            info = zipfile.ZipInfo(f"{top}/{rel}", date_time=(2026, 1, 1, 0, 0, 0))
+            info.external_attr = (0o755 if rel == next(iter(files)) else 0o644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zipped.writestr(info, data)
+    shutil.rmtree(folder, ignore_errors=True)
+    staging.rename(folder)
+    os.replace(archive, folder.with_suffix(".zip"))
+
+
+def make_variants(
+    name: str,
+    roster: str | Path,
+    out: str | Path,
+    *,
+    secret: str | None = None,
+    on_student: Callable[[str], None] | None = None,
+) -> VariantsReport:
+    """A board and a bundle for every student of ``roster``, and the manifest. A roster row
+    that cannot be used, or a student whose bundle fails, is reported and the rest go on."""
+    from reference_solutions import variant_board, variant_material
+
+    assignment = load_assignment(name)
+    out = Path(out)
+    students = read_roster(roster)
+    secret, secret_note = _secret(out, secret)
+    fingerprint = secret_id(secret)
+    manifest_path = out / MANIFEST
+    if manifest_path.exists():
+        old = load_manifest(manifest_path)
+        if old.assignment != name or old.secret_id != fingerprint:
+            raise UsageError(
+                str(out),
+                "holds variants made for another assignment or with another secret; "
+                "choose another --out (or pass the secret used before)",
+            )
+    problems = list(students.problems)
+    entries: list[StudentBoard] = []
+    top_dir = out / STUDENTS
+    top_dir.mkdir(parents=True, exist_ok=True)
+    for student in students.students:
+        try:
+            board = variant_board(name, secret, student.id)
+            material = variant_material(name, board)
+            files = _bundle_files(assignment, student, material)
+            _write_bundle(top_dir / student.id, f"{name}-{student.id}", files)
+        except Exception as err:  # one student's failure must not cost the others theirs
+            problems.append(
+                f"{students.source} row {student.row} ({student.id}): no bundle: "
+                f"{err.__class__.__name__}: {err}"
+            )
+            continue
+        entries.append(
+            StudentBoard(
+                id=student.id,
+                board=board,
+                name=student.name,
+                email=student.email,
+                self_check=material.self_check,
+                bundle=f"{STUDENTS}/{student.id}.zip",
+            )
+        )
+        if on_student is not None:
+            on_student(student.id)
+    manifest = Manifest(name, tuple(entries), fingerprint, str(manifest_path))
+    write_manifest(manifest_path, manifest)
+    notes = [n for n in (secret_note, *_shared_boards(entries)) if n]
+    return VariantsReport(out, manifest, tuple(problems), tuple(notes))
+
+
+def _shared_boards(entries: list[StudentBoard]) -> list[str]:
+    """Students whose draws gave the same board (possible on the trap lane's small space)."""
+    seen: dict[str, list[str]] = {}
+    for entry in entries:
+        seen.setdefault(json.dumps(entry.board, sort_keys=True), []).append(entry.id)
+    return [
+        f"note: students {', '.join(ids)} were given the same board"
+        for ids in seen.values()
+        if len(ids) > 1
+    ]
+
+
+def variants_command(name: str, roster: str, out: str, secret: str | None) -> tuple[str, bool]:
+    """The ``variants`` verb: make everything, return the summary and whether every roster
+    row got its bundle."""
+    report = make_variants(name, roster, out, secret=secret)
+    return report.summary(), not report.problems

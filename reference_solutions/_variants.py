@@ -1,0 +1,235 @@
+"""New boards: one drawn from a seed for ``autograder board new``, and one per student for
+``autograder variants``, with everything a student's bundle needs computed on it.
+
+A student's board is drawn from a digest of (secret, assignment, student id): the same
+three always give the same board, and without the secret the id says nothing about it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from autograder._assignments import VariantPlan, load_assignment
+from autograder._boards import TRAP_LANE_SQUARES, JumpBoard, TrapLayout, describe_board
+from autograder._cases import Expected, TestCase
+from autograder._errors import BoardError, UsageError
+from autograder._formats import render
+from autograder._generate import random_jump_board
+from autograder._handouts import render_handout
+from autograder._programs import render_program
+
+from ._answer_key import expected_answer, self_check_text
+from ._params import params_to_json
+from ._problem import Problem, make_problem, solve_problem
+
+__all__ = [
+    "Variant",
+    "classic_turns",
+    "new_jump_board",
+    "new_trap_board",
+    "variant_board",
+    "variant_case",
+    "variant_material",
+    "variant_seed",
+]
+
+MAX_DRAWS = 2000  # a band no board falls in is reported instead of looping forever
+TRAP_KINDS = ("restart", "penalty", "prison", "special")  # trap codes 1..4
+CLASSIC = {"faces": 6, "overshoot": "stay"}  # the game whose length the band is about
+
+
+def classic_turns(board: JumpBoard) -> float:
+    """The expected length of a classic game on ``board`` (6-face spinner, exact finish)."""
+    problem = make_problem("classic", board.to_json(), params=CLASSIC)
+    return solve_problem(problem).start_value
+
+
+def _default_counts(goal: int) -> tuple[int, int]:
+    # The standard board has 10 chutes and 9 ladders on 100 squares.
+    return max(1, round(goal * 0.10)), max(1, round(goal * 0.09))
+
+
+def _draw_jump_board(
+    rng: random.Random,
+    goal: int,
+    chutes: int,
+    ladders: int,
+    band: tuple[float, float] | None,
+    accept: Any = None,
+) -> JumpBoard:
+    """Boards from ``rng`` until one has its classic length inside ``band`` (and passes
+    ``accept``, when given)."""
+    if goal < 10 or goal % 10:
+        raise BoardError(
+            "", f"goal {goal} is not a multiple of 10 (the print format needs rows of 10)"
+        )
+    if band is not None and band[0] > band[1]:
+        raise BoardError("", f"--min-turns {band[0]:g} is larger than --max-turns {band[1]:g}")
+    for _ in range(MAX_DRAWS):
+        board = random_jump_board(rng, goal, chutes, ladders)
+        if band is not None:
+            try:
+                turns = classic_turns(board)
+            except UsageError:  # the goal cannot be reached
+                continue
+            if not band[0] <= turns <= band[1]:
+                continue
+        if accept is None or accept(board):
+            return board
+    wanted = ""
+    if band is not None:
+        span = f"{band[0]:g} to {band[1]:g}" if band[1] < float("inf") else f"at least {band[0]:g}"
+        wanted = f" whose classic game lasts {span} turns on average"
+    raise BoardError(
+        "",
+        f"no board of {goal} squares with {chutes} chutes and {ladders} ladders{wanted} "
+        f"in {MAX_DRAWS} draws; widen the band or change the counts",
+    )
+
+
+def new_jump_board(
+    seed: int | str,
+    goal: int = 100,
+    chutes: int | None = None,
+    ladders: int | None = None,
+    min_turns: float | None = None,
+    max_turns: float | None = None,
+) -> JumpBoard:
+    """A valid jump board drawn from ``seed``: the same seed and options give the same
+    board. With a band, boards are drawn until a classic game's expected length (6-face
+    spinner, exact finish) falls inside ``[min_turns, max_turns]``."""
+    default_chutes, default_ladders = _default_counts(goal)
+    chutes = default_chutes if chutes is None else chutes
+    ladders = default_ladders if ladders is None else ladders
+    if chutes < 0 or ladders < 0:
+        raise BoardError("", "the counts of chutes and ladders must be >= 0")
+    band = None
+    if min_turns is not None or max_turns is not None:
+        band = (min_turns or 0.0, float("inf") if max_turns is None else max_turns)
+    rng = random.Random(f"board/{seed}")
+    return _draw_jump_board(rng, goal, chutes, ladders, band)
+
+
+def _place_traps(rng: random.Random, counts: Mapping[str, int]) -> list[int]:
+    wanted = sum(counts.values())
+    inner = list(range(2, TRAP_LANE_SQUARES))  # squares 1 and 15 are never trapped
+    if wanted > len(inner):
+        raise BoardError("", f"{wanted} traps do not fit on the {len(inner)} squares 2..14")
+    squares = rng.sample(inner, wanted)
+    layout = [0] * TRAP_LANE_SQUARES
+    kinds = [code for code, kind in enumerate(TRAP_KINDS, 1) for _ in range(counts.get(kind, 0))]
+    for square, code in zip(squares, kinds, strict=True):
+        layout[square - 1] = code
+    return layout
+
+
+def new_trap_board(
+    seed: int | str,
+    counts: Mapping[str, int] | None = None,
+    edition: str | None = None,
+    circle: bool = False,
+) -> dict[str, Any]:
+    """A trap-lane board file's data drawn from ``seed``: ``counts`` traps of each kind
+    (``restart``, ``penalty``, ``prison``, ``special``) on distinct squares 2..14."""
+    counts = dict(counts or {})
+    unknown = sorted(set(counts) - set(TRAP_KINDS))
+    if unknown:
+        raise BoardError("", f"unknown trap kind {unknown[0]!r} (kinds: {', '.join(TRAP_KINDS)})")
+    if any(n < 0 for n in counts.values()):
+        raise BoardError("", "trap counts must be >= 0")
+    layout = _place_traps(random.Random(f"board/{seed}"), counts)
+    data: dict[str, Any] = {"layout": TrapLayout(tuple(layout)).to_json()["layout"]}
+    data["circle"] = bool(circle)
+    if edition is not None:
+        data["edition"] = edition
+        make_problem("trap-lane", data)  # an unknown edition is reported here
+    return data
+
+
+def variant_seed(secret: str, assignment: str, student: str) -> str:
+    """The seed of a student's board: an HMAC, so it cannot be worked out from the id."""
+    message = f"{assignment}\0{student}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+def _solvable(name: str) -> Any:
+    def accept(board: JumpBoard) -> bool:
+        try:
+            solve_problem(make_problem(name, board.to_json()))
+        except UsageError:
+            return False
+        return True
+
+    return accept
+
+
+def variant_board(name: str, secret: str, student: str) -> dict[str, Any]:
+    """Student ``student``'s board for assignment ``name``, as board file data, drawn as the
+    assignment's ``[variants]`` says."""
+    assignment = load_assignment(name)
+    plan: VariantPlan = assignment.variants
+    rng = random.Random(variant_seed(secret, name, student))
+    if assignment.family == "trap":
+        counts = {kind: rng.randint(*getattr(plan, kind)) for kind in TRAP_KINDS}
+        circle = rng.random() < 0.5 if plan.circle == "either" else bool(plan.circle)
+        layout = _place_traps(rng, counts)
+        return {"layout": layout, "circle": circle}
+    chutes, ladders = rng.randint(*plan.chutes), rng.randint(*plan.ladders)
+    band = (plan.min_turns, plan.max_turns)
+    board = _draw_jump_board(rng, plan.goal, chutes, ladders, band, _solvable(name))
+    return board.to_json()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What one student's bundle holds that depends on their board."""
+
+    board: dict[str, Any]
+    expected: Expected
+    self_check: str
+    starter: str
+    handout: str
+
+
+def variant_case(
+    name: str,
+    board: Mapping[str, Any],
+    points: float | None = None,
+    *,
+    problem: Problem | None = None,
+) -> TestCase:
+    """The visible test on a student's own board, carrying that board's self-check."""
+    problem = problem or make_problem(name, dict(board))
+    solution = solve_problem(problem)
+    expected = expected_answer(problem, solution)
+    points = problem.assignment.tests.public_points if points is None else points
+    title = f"your board ({describe_board(board)})"
+    return TestCase(
+        "your-board", title, dict(board), points, True, expected, self_check_text(expected.answer)
+    )
+
+
+def variant_material(name: str, board: Mapping[str, Any], sample_lines: int = 8) -> Variant:
+    """The expected answer, self-check, starter program and handout for ``board``."""
+    problem = make_problem(name, dict(board))
+    case = variant_case(name, board, problem=problem)
+    answer = case.expected.answer
+    assert case.self_check is not None
+    params = params_to_json(problem.params)
+    sample = "\n".join(render(answer).splitlines()[:sample_lines])
+    starter = render_program(problem.assignment, problem.board, params, variant=True)
+    handout = render_handout(
+        problem.assignment,
+        problem.board,
+        params,
+        self_check=case.self_check,
+        sample_output=sample,
+        prints_actions=answer.actions is not None,
+        variant=True,
+    )
+    return Variant(dict(board), case.expected, case.self_check, starter, handout)
