@@ -219,7 +219,7 @@ def _self_check_line(check: str, case: TestCase, numbers: dict[str, float]) -> s
     value = numbers.get(key)
     shown = "nothing" if value is None else f"{value:.{places}f}"
     verdict = "holds" if shown == check else "does not hold"
-    return f"self-check {verdict}: printed {shown}, published {check}"
+    return f"self-check {verdict}: printed {shown}, expected {check}"
 
 
 def _grade_run(

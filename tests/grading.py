@@ -37,3 +37,18 @@ def grade_examples(name: str, tmp: Path) -> Graded:
         limits=assignment.limits.with_timeout(TIMEOUT),
     )  # fmt: skip
     return Graded({r.student: r for r in batch.results}, cases, folder)
+
+
+def fill_in(starter: str, reference: str) -> str:
+    """``starter`` with its "YOUR PART" section replaced by the reference program's: what
+    a student who solved the assignment would hand in for their own board."""
+
+    def part(text: str) -> tuple[list[str], int, int]:
+        lines = text.splitlines(keepends=True)
+        start = next(i for i, line in enumerate(lines) if line.rstrip().endswith("-- YOUR PART"))
+        end = next(i for i, line in enumerate(lines) if line.rstrip().endswith("END OF YOUR PART"))
+        return lines, start, end
+
+    own, a, b = part(starter)
+    ref, c, d = part(reference)
+    return "".join(own[:a] + ref[c:d] + own[b:])

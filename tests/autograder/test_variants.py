@@ -1,0 +1,303 @@
+"""Variants end to end: a roster of 200, a board and a bundle each, graded on their boards."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder import Answer, load_assignment, render
+from autograder._errors import UsageError
+from autograder._grade import grade_folder
+from autograder._manifest import load_manifest
+from autograder._variants import CHECK_SUPPORT, make_variants
+from reference_solutions import answer_key, reference_program, variant_board
+from tests.grading import fill_in
+from tests.independent import jump_values
+
+ROSTER = 200
+SECRET = "fall-2026-course-secret"
+BUNDLE_FILES = {"classic.py", "board.json", "handout.md", "expected.json", "check.py"} | {
+    f"_check/{m}" for m in ("__init__.py", *CHECK_SUPPORT)
+}
+
+
+def classic_values(board: dict) -> list[float]:
+    """``V[0..goal]`` of a classic game (6 faces, exact finish), by the independent solver."""
+    return jump_values("classic", board["goal"], board["jumps"], 6, "stay")[0]
+
+
+def write_roster(path: Path, count: int) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        out = csv.writer(file)
+        out.writerow(["SID", "First Name", "Last Name", "Email"])
+        for k in range(1, count + 1):
+            out.writerow([f"s{k:04d}", f"First{k}", f"Last{k}", f"student{k}@uni.example"])
+    return path
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("variants")
+    roster = write_roster(tmp / "roster.csv", ROSTER)
+    report = make_variants("classic", roster, tmp / "out", secret=SECRET)
+    return tmp, report
+
+
+def test_every_student_gets_a_folder_a_zip_and_a_manifest_entry(made):
+    tmp, report = made
+    assert report.problems == ()
+    students = report.manifest.students
+    assert [s.id for s in students] == [f"s{k:04d}" for k in range(1, ROSTER + 1)]
+    manifest = load_manifest(tmp / "out" / "manifest.json", "classic")
+    assert manifest.problems == ()
+    assert [s.to_json() for s in manifest.students] == [s.to_json() for s in students]
+    for student in students[:: ROSTER // 10]:
+        folder = tmp / "out" / "students" / student.id
+        files = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+        assert files == BUNDLE_FILES
+        assert json.loads((folder / "board.json").read_text()) == student.board
+        with zipfile.ZipFile(folder.with_suffix(".zip")) as zipped:
+            names = {n.removeprefix(f"classic-{student.id}/") for n in zipped.namelist()}
+            assert names == BUNDLE_FILES
+            assert (
+                zipped.read(f"classic-{student.id}/board.json")
+                == (folder / "board.json").read_bytes()
+            )
+
+
+def test_no_solver_and_no_hidden_board_ships_in_a_bundle(made):
+    tmp, report = made
+    hidden = [c.board for c in answer_key("classic") if c.name.startswith("hidden")]
+    folder = tmp / "out" / "students" / report.manifest.students[0].id
+    text = "\n".join(p.read_text() for p in folder.rglob("*") if p.is_file())
+    code = "\n".join(p.read_text() for p in folder.rglob("*.py"))
+    imports = re.findall(r"^\s*(?:from|import)\s+([\w.]+)", code, re.M)
+    allowed = {"__future__", "csv", "dataclasses", "json", "math", "re", "subprocess", "sys",
+               "typing", "collections.abc", "pathlib", "_check._cases", "_check._parse",
+               "_check._score"}  # fmt: skip
+    assert set(imports) - allowed <= {"._answer", "._cases", "._errors", "._formats", "._parse"}
+    for board in hidden:
+        assert json.dumps(board["jumps"]) not in text
+
+
+def test_boards_are_valid_distinct_and_inside_the_band(made):
+    _, report = made
+    plan = load_assignment("classic").variants
+    boards = [json.dumps(s.board, sort_keys=True) for s in report.manifest.students]
+    assert len(set(boards)) == ROSTER
+    for student in report.manifest.students[:20]:
+        board = student.board
+        assert board["goal"] == plan.goal
+        starts = {a for a, _ in board["jumps"]}
+        assert len(starts) == len(board["jumps"])
+        assert not any(b in starts for _, b in board["jumps"])
+        chutes = sum(b < a for a, b in board["jumps"])
+        assert plan.chutes[0] <= chutes <= plan.chutes[1]
+        # The band is about the classic game: checked with the independent solver.
+        turns = classic_values(board)[0]
+        assert plan.min_turns <= turns <= plan.max_turns
+
+
+def test_expected_values_in_the_bundle_come_from_the_rules(made):
+    tmp, report = made
+    for student in report.manifest.students[:5]:
+        key = json.loads((tmp / "out" / "students" / student.id / "expected.json").read_text())
+        values = classic_values(student.board)
+        assert key["expected"]["values"] == pytest.approx(values, abs=1e-6)
+        assert key["self_check"] == f"{values[0]:.2f}" == student.self_check
+        handout = (tmp / "out" / "students" / student.id / "handout.md").read_text()
+        assert f"Expected turns per game: {student.self_check}" in handout
+        assert "python3 check.py" in handout
+
+
+def test_boards_are_stable_per_secret_and_cannot_be_had_without_it(made, tmp_path):
+    _, report = made
+    first = report.manifest.students[0]
+    assert variant_board("classic", SECRET, first.id) == first.board
+    assert variant_board("classic", SECRET + "x", first.id) != first.board
+    # A second run with the same secret, in a new folder, draws the same boards.
+    again = make_variants(
+        "classic", write_roster(tmp_path / "r.csv", 5), tmp_path / "again", secret=SECRET
+    )
+    assert [s.board for s in again.manifest.students] == [
+        s.board for s in report.manifest.students[:5]
+    ]
+    with pytest.raises(UsageError, match="another secret"):
+        make_variants("classic", tmp_path / "r.csv", tmp_path / "again", secret="another-one")
+
+
+def test_without_a_secret_one_is_made_kept_and_reused(tmp_path, monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_SECRET", raising=False)
+    roster = write_roster(tmp_path / "r.csv", 3)
+    first = make_variants("trap-lane", roster, tmp_path / "out")
+    kept = tmp_path / "out" / "secret.txt"
+    assert kept.stat().st_mode & 0o077 == 0
+    assert any("secret.txt" in n for n in first.notes)
+    second = make_variants("trap-lane", roster, tmp_path / "out")
+    assert [s.board for s in second.manifest.students] == [s.board for s in first.manifest.students]
+
+
+def own_programs(tmp: Path, report, into: Path) -> Path:
+    """Each student's starter, filled in with the reference solving part."""
+    reference = reference_program("classic")
+    into.mkdir()
+    for student in report.manifest.students:
+        starter = (tmp / "out" / "students" / student.id / "classic.py").read_text()
+        (into / f"{student.id}.py").write_text(fill_in(starter, reference))
+    return into
+
+
+def test_200_filled_in_starters_all_score_full_marks_on_their_own_boards(made, tmp_path):
+    tmp, report = made
+    submissions = own_programs(tmp, report, tmp_path / "submissions")
+    manifest = load_manifest(tmp / "out" / "manifest.json", "classic")
+    # Each student's own board only: the shared hidden boards are the same for everyone
+    # and covered by the conformance suite.
+    batch = grade_folder(
+        "classic", submissions, tmp_path / "results", workers=2,
+        cases=answer_key("classic", hidden=False), manifest=manifest,
+    )  # fmt: skip
+    assert len(batch.results) == ROSTER
+    for result in batch.results:
+        assert result.status == "graded", result.problems
+        assert [t.name for t in result.tests] == ["your-board"]
+        assert result.score == result.max_score, (result.student, result.tests[0].feedback)
+        board = manifest.find(result.student).board
+        assert result.tests[0].title.startswith(f"your board ({board['goal']} squares")
+
+
+def copied_answer(board: dict) -> str:
+    """A program that prints the right answer for ``board`` and solves nothing: what
+    copying a classmate's output amounts to."""
+    values = classic_values(board)
+    text = render(Answer("values", values[0], tuple(values)))
+    return f"import sys\nsys.stdout.write({text!r})\n"
+
+
+def test_swapped_submissions_lose_points_on_both_boards(made, tmp_path):
+    tmp, report = made
+    a, b = report.manifest.students[:2]
+    assert a.board != b.board
+    manifest = load_manifest(tmp / "out" / "manifest.json", "classic")
+    cases = answer_key("classic", hidden=False)
+
+    def grade(programs: dict[str, str], out: str) -> dict[str, float]:
+        folder = tmp_path / out
+        folder.mkdir()
+        for student, text in programs.items():
+            (folder / f"{student}.py").write_text(text)
+        batch = grade_folder(
+            "classic", folder, tmp_path / f"{out}-results", cases=cases, manifest=manifest
+        )
+        return {r.student: r.score for r in batch.results}
+
+    own = grade({a.id: copied_answer(a.board), b.id: copied_answer(b.board)}, "own")
+    assert own == {a.id: 25.0, b.id: 25.0}
+    swapped = grade({a.id: copied_answer(b.board), b.id: copied_answer(a.board)}, "swapped")
+    assert swapped[a.id] < 25.0 * 0.5 and swapped[b.id] < 25.0 * 0.5
+
+
+def unpacked(made, tmp_path: Path, student: str) -> Path:
+    tmp, _ = made
+    with zipfile.ZipFile(tmp / "out" / "students" / f"{student}.zip") as zipped:
+        zipped.extractall(tmp_path)
+    return tmp_path / f"classic-{student}"
+
+
+def check(bundle: Path, *args: str) -> subprocess.CompletedProcess:
+    # -I -S: no project on the path and no site-packages, so only the standard library.
+    return subprocess.run(
+        [sys.executable, "-I", "-S", "check.py", *args],
+        cwd=bundle, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_the_bundled_check_fails_the_starter_and_passes_a_solved_program(made, tmp_path):
+    student = made[1].manifest.students[3]
+    bundle = unpacked(made, tmp_path, student.id)
+    result = check(bundle)
+    assert result.returncode == 1
+    assert "still raises NotImplementedError" in result.stdout
+    program = bundle / "classic.py"
+    program.write_text(fill_in(program.read_text(), reference_program("classic")))
+    result = check(bundle)
+    assert result.returncode == 0, result.stdout
+    assert "100 of 100 entries right" in result.stdout
+    assert f"self-check holds: printed {student.self_check}" in result.stdout
+
+
+def test_the_bundled_check_names_the_wrong_square_as_the_grader_does(made, tmp_path):
+    student = made[1].manifest.students[4]
+    bundle = unpacked(made, tmp_path, student.id)
+    text = copied_answer(student.board)
+    values = classic_values(student.board)
+    right = " 57: %5.2f " % values[57]
+    assert right in text
+    (bundle / "mine.py").write_text(text.replace(right, " 57: %5.2f " % (values[57] + 1)))
+    result = check(bundle, "mine.py")
+    assert result.returncode == 1
+    assert "99 of 100 entries right" in result.stdout
+    assert f"square 57: printed {values[57] + 1:.2f}, expected {values[57]:.2f}" in result.stdout
+
+
+def test_grading_with_a_manifest_reports_strangers_doubles_and_no_shows(made, tmp_path):
+    tmp, report = made
+    manifest = load_manifest(tmp / "out" / "manifest.json", "classic")
+    first, second = report.manifest.students[:2]
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / f"{first.email.upper()}.py").write_text(copied_answer(first.board))
+    (folder / f"{first.id}.py").write_text(copied_answer(first.board))
+    (folder / "stranger.py").write_text(copied_answer(second.board))
+    batch = grade_folder(
+        "classic", folder, tmp_path / "results",
+        cases=answer_key("classic", hidden=False), manifest=manifest,
+    )  # fmt: skip
+    by_student = {r.student: r for r in batch.results}
+    assert by_student[first.id].score == 25.0
+    assert by_student["stranger"].status == "error"
+    assert "matches no student" in by_student["stranger"].problems[0]
+    doubles = [r for r in batch.results if r.student not in (first.id, "stranger")]
+    assert len(doubles) == 1 and "also submitted" in doubles[0].problems[0]
+    notes = "\n".join(batch.notes)
+    assert "stranger.py: matches no student" in notes
+    assert f"no submission from {ROSTER - 1} students" in notes
+
+
+def test_the_cli_makes_variants_and_lists_bad_rows(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text(
+        "id,name,email\nada,Ada,ada@x.org\nada,Again,again@x.org\nbob,Bob,bob@x.org\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "autograder", "variants", "boosted", "--roster", str(roster),
+         "--out", str(tmp_path / "out"), "--secret", SECRET],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "made 2 bundles" in result.stdout
+    assert f"{roster} row 3: duplicate student id 'ada' (first on row 2)" in result.stdout
+    assert (tmp_path / "out" / "students" / "bob.zip").is_file()
+
+
+def test_grade_refuses_a_manifest_of_another_assignment(made, tmp_path):
+    tmp, _ = made
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    shutil.copy(tmp / "out" / "students" / "s0001" / "classic.py", folder / "s0001.py")
+    result = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", "boosted", str(folder),
+         "--manifest", str(tmp / "out" / "manifest.json"), "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "is a manifest for 'classic', not 'boosted'" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
