@@ -222,8 +222,18 @@ def _self_check_line(check: str, case: TestCase, numbers: dict[str, float]) -> s
     return f"self-check {verdict}: printed {shown}, expected {check}"
 
 
+def _shown_action(printed: str, quote: bool) -> str:
+    """An action as printed, or where quoting is off, only when it looks like one."""
+    return printed if quote or re.fullmatch(r"[A-Za-z0-9]{1,8}", printed) else "something else"
+
+
 def _grade_run(
-    case: TestCase, run: Run, assignment: Assignment, limits: Limits, folder: Path
+    case: TestCase,
+    run: Run,
+    assignment: Assignment,
+    limits: Limits,
+    folder: Path,
+    quote_output: bool = True,
 ) -> TestResult:
     base = dict(name=case.name, title=case.title, max_score=case.points, visible=case.visible)
     seconds = round(run.seconds, 3)
@@ -232,13 +242,16 @@ def _grade_run(
     if run.status != "exited" or run.returncode != 0:
         status, why = _failed_run(case, run, limits)
         feedback = [why]
-        if case.visible and stderr and status == "crashed":
+        if quote_output and case.visible and stderr and status == "crashed":
             feedback += ["standard error (last lines):", *stderr]
         return TestResult(**base, score=0.0, status=status, seconds=seconds,
                           feedback=tuple(feedback), staff=staff_stderr)  # fmt: skip
     text = run.stdout.decode("utf-8", errors="replace")
+    # What a program printed on a hidden board may hold that board (a program can echo its
+    # input), so it is quoted back only on visible boards, and never where it is turned off.
+    quote = quote_output and case.visible
     try:
-        printed = parse_output(text, case.expected)
+        printed = parse_output(text, case.expected, quote=quote)
     except OutputError as err:
         why = f"output not readable: {err}"
         if not text.strip():
@@ -252,8 +265,8 @@ def _grade_run(
     if case.self_check is not None:
         feedback.append(_self_check_line(case.self_check, case, printed.numbers))
     feedback += [f"warning: {w}" for w in printed.warnings]
-    listing = [f"{w.label}: printed {w.printed or 'nothing'}, expected {w.expected}"
-               for w in marked.wrong]  # fmt: skip
+    listing = [f"{w.label}: printed {_shown_action(w.printed, quote) or 'nothing'}, "
+               f"expected {w.expected}" for w in marked.wrong]  # fmt: skip
     more = len(listing) - SHOWN_WRONG
     tail = [f"... and {more} more"] if more > 0 else []
     if case.visible:
@@ -272,7 +285,12 @@ def _grade_run(
 
 
 def run_case(
-    program: Path, submission: Path, case: TestCase, assignment: Assignment, limits: Limits
+    program: Path,
+    submission: Path,
+    case: TestCase,
+    assignment: Assignment,
+    limits: Limits,
+    quote_output: bool = True,
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards."""
     work = Path(tempfile.mkdtemp(prefix="autograder-run-"))
@@ -291,7 +309,7 @@ def run_case(
         else:
             argv = [*python, str(copied), str(board)]
         run = run_limited(argv, copied.parent, clean_environment(work), limits)
-        return _grade_run(case, run, assignment, limits, home)
+        return _grade_run(case, run, assignment, limits, home, quote_output)
     finally:
         _remove(work)
 
@@ -304,10 +322,12 @@ def grade_submission(
     student: str | None = None,
     limits: Limits | None = None,
     workers: int = 1,
+    quote_output: bool = True,
 ) -> SubmissionResult:
     """Grade one submission (a file or a folder) on every case, ``workers`` boards at a
     time. Never raises for anything the submission does: a submission that cannot be run is
-    a result with status ``error``. After two timeouts the remaining boards are not run."""
+    a result with status ``error``. After two timeouts the remaining boards are not run.
+    ``quote_output=False`` keeps every word the program printed out of the feedback."""
     limits = limits or assignment.limits
     student = student or submission.stem
     max_score = sum(c.points for c in cases)
@@ -328,7 +348,7 @@ def grade_submission(
             why = f"not run: the program ran out of time on {timeouts} boards already"
             return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
                               feedback=(why,))  # fmt: skip
-        result = run_case(program, submission, case, assignment, limits)
+        result = run_case(program, submission, case, assignment, limits, quote_output)
         with lock:
             timeouts += result.status == "timeout"
         return result

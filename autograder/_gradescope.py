@@ -231,8 +231,11 @@ def _grade(root: Path) -> dict[str, Any]:
         own = variant_case(name, entry.board, assignment.tests.public_points)
         cases = [own, *(c for c in cases if c.name != "public")]
         note = f"Graded on your own board ({entry.id})."
+    # Feedback on Gradescope never repeats what the program printed: a program there could
+    # print files it found and read them back in its feedback.
     result = grade_submission(
-        assignment, root / "submission", cases, student=student, limits=limits
-    )
+        assignment, root / "submission", cases, student=student, limits=limits,
+        quote_output=False,
+    )  # fmt: skip
     _staff_log(result)
     return gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)

@@ -39,15 +39,17 @@ class Printed:
     warnings: tuple[str, ...]
 
 
-def _number(token: str, line: int, what: str) -> float:
+def _number(token: str, line: int, what: str, quote: bool = True) -> float:
     try:
         return float(token)
     except ValueError:
-        raise OutputError(line, f"{token[:40]!r} is not a number ({what})") from None
+        shown = f"{token[:40]!r}" if quote else "a word"
+        raise OutputError(line, f"{shown} is not a number ({what})") from None
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, quote: bool = True) -> None:
+        self.quote = quote
         self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
         self.used: set[int] = set()
         self.warnings: list[str] = []
@@ -116,16 +118,18 @@ class _Reader:
         inside = [i for i in range(first, last) if i not in self.used and self.lines[i].strip()]
         for lines, where in ((before, "before"), (inside, "inside"), (after, "after")):
             if lines:
+                text = f": {self.lines[lines[0]][:60]!r}" if self.quote else ""
                 self.warnings.append(
                     f"ignored {len(lines)} line{'s' if len(lines) > 1 else ''} {where} the "
-                    f"answer (line {lines[0] + 1}: {self.lines[lines[0]][:60]!r})"
+                    f"answer (line {lines[0] + 1}{text})"
                 )
         return tuple(self.warnings)
 
 
-def parse_output(text: str, expected: Expected) -> Printed:
-    """Read ``text`` as the answer to the board ``expected`` is for."""
-    reader = _Reader(text)
+def parse_output(text: str, expected: Expected, *, quote: bool = True) -> Printed:
+    """Read ``text`` as the answer to the board ``expected`` is for. With ``quote`` false,
+    no warning or error repeats what the program printed (hidden boards, Gradescope)."""
+    reader = _Reader(text, quote)
     answer = expected.answer
     numbers: dict[str, float] = {}
     actions: dict[str, str] = {}
@@ -133,7 +137,9 @@ def parse_output(text: str, expected: Expected) -> Printed:
         line, m = reader.header(
             r"\s*Expected cost from square 1:" + _NUMBER, "Expected cost from square 1: ...", 0
         )
-        numbers["start"] = _number(m.group(1), line + 1, "expected cost from square 1")
+        numbers["start"] = _number(
+            m.group(1), line + 1, "expected cost from square 1", reader.quote
+        )
         head, _ = reader.header(r"(?i)\s*square\s+expected\s+dice\s*", "square expected dice", line)
         rows: dict[int, int] = {}
         i = head + 1
@@ -153,7 +159,7 @@ def parse_output(text: str, expected: Expected) -> Printed:
                 first = rows[square]
                 raise OutputError(i, f"square {square} appears twice (first on line {first})")
             rows[square] = i
-            numbers[str(square)] = _number(m.group(2), i, f"square {square}")
+            numbers[str(square)] = _number(m.group(2), i, f"square {square}", reader.quote)
             actions[f"{square}:die"] = m.group(3)
         missing = [s for s in range(1, 15) if s not in rows]
         if missing:
@@ -175,7 +181,7 @@ def parse_output(text: str, expected: Expected) -> Printed:
         else "Expected turns remaining by position"
     )
     line, m = reader.header(r"\s*" + per_game + ":" + _NUMBER, per_game + ": ...", 0)
-    numbers["start"] = _number(m.group(1), line + 1, per_game.lower())
+    numbers["start"] = _number(m.group(1), line + 1, per_game.lower(), reader.quote)
     at = line
     tables = range(expected.layers - 1, -1, -1) if answer.output == "token-values" else [None]
     for tokens in tables:
@@ -184,7 +190,7 @@ def parse_output(text: str, expected: Expected) -> Printed:
         grid, at = reader.grid(head, squares, title.lower())
         suffix = "" if tokens is None else f"@{tokens}"
         for square, (token, at_line) in grid.items():
-            numbers[f"{square}{suffix}"] = _number(token, at_line, f"square {square}")
+            numbers[f"{square}{suffix}"] = _number(token, at_line, f"square {square}", reader.quote)
     if answer.output == "values-actions":
         shown = "Optimal action by position:"
         head, _ = reader.header(r"\s*" + shown + r"\s*", shown, at)

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from autograder import load_assignment
+from autograder import grade_submission, load_assignment
 from autograder._engine import find_program
 from autograder._grade import RESULTS, grade_folder, read_results
 from reference_solutions import answer_key, reference_program
@@ -119,3 +119,21 @@ def test_folder_submission_program_is_found_by_name(tmp_path):
         assert "cannot tell which program to run" in str(err) and "classic.py" in str(err)
     else:
         raise AssertionError("two candidate programs must be an error")
+
+
+def test_what_a_program_prints_on_a_hidden_board_is_never_quoted_back(tmp_path):
+    # A program can echo its board file; quoting its chatter would hand out hidden boards.
+    program = reference_program("classic").replace(
+        "def main(argv):\n", "def main(argv):\n    print('ECHO', open(argv[1]).read())\n", 1
+    )
+    assert "ECHO" in program
+    (tmp_path / "echo.py").write_text(program)
+    result = grade_submission(
+        load_assignment("classic"), tmp_path / "echo.py", answer_key("classic")
+    )
+    assert result.score == result.max_score  # the chatter costs nothing
+    public, *hidden = result.tests
+    assert any("ECHO" in line for line in public.feedback)
+    for test in hidden:
+        assert not any("ECHO" in line or "jumps" in line for line in test.feedback), test.name
+        assert any("ignored 1 line before the answer (line 1)" in line for line in test.feedback)

@@ -1,0 +1,205 @@
+"""The Gradescope autograder: the zip's layout, and its whole flow in a temporary root."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder._errors import UsageError
+from autograder._gradescope import build_gradescope
+from autograder._variants import make_variants
+from reference_solutions import reference_program
+from tests.grading import fill_in
+
+TIMEOUT = 2.0  # per board, so the endless submission costs seconds
+STUDENTS = [("s1", "ada@uni.example"), ("s2", "alan@uni.example"), ("s3", "grace@uni.example")]
+MARKER = "PRINTED-BY-THE-SUBMISSION"
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("gradescope")
+    roster = tmp / "roster.csv"
+    with open(roster, "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["id", "email"])
+        writer.writerows(STUDENTS)
+    report = make_variants("classic", roster, tmp / "variants", secret="gradescope-secret")
+    return tmp / "variants", report
+
+
+@pytest.fixture(scope="module")
+def archive(variants, tmp_path_factory):
+    out = tmp_path_factory.mktemp("zip") / "autograder.zip"
+    return build_gradescope("classic", out, manifest=variants[0] / "manifest.json", timeout=TIMEOUT)
+
+
+def run_autograder(archive: Path, root: Path, program: str, users: list[dict]) -> dict:
+    """Unpack the zip as Gradescope does, hand in ``program``, run ``run_autograder``."""
+    source = root / "source"
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(source)
+    (source / "run_autograder").chmod(0o755)
+    (root / "submission").mkdir(parents=True)
+    (root / "submission" / "classic.py").write_text(program)
+    (root / "submission_metadata.json").write_text(json.dumps({"id": 1, "users": users}))
+    # The venv setup.sh would build is this test's interpreter, which has the dependencies;
+    # the project itself is imported from the unpacked zip (run_autograder sets PYTHONPATH).
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run(
+        [str(source / "run_autograder")], env=env, cwd=root,
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"autograder from {source / 'project' / 'autograder'}" in done.stdout
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+def own_program(variants, student: str) -> str:
+    folder, _ = variants
+    starter = (folder / "students" / student / "classic.py").read_text()
+    return fill_in(starter, reference_program("classic"))
+
+
+def assert_valid(results: dict) -> None:
+    """The fields Gradescope reads, with the types it expects."""
+    assert isinstance(results["score"], int | float)
+    assert results["stdout_visibility"] == "hidden"
+    for test in results["tests"]:
+        assert set(test) >= {"name", "score", "max_score", "output", "visibility"}
+        assert isinstance(test["name"], str) and isinstance(test["output"], str)
+        assert 0 <= test["score"] <= test["max_score"]
+        assert test["visibility"] in ("visible", "after_due_date")
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+
+
+def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive):
+    with zipfile.ZipFile(archive) as zipped:
+        names = set(zipped.namelist())
+        for script in ("setup.sh", "run_autograder"):
+            assert script in names
+            assert stat.S_IMODE(zipped.getinfo(script).external_attr >> 16) & 0o111
+        assert {"project/pyproject.toml", "project/autograder/_cli.py",
+                "project/reference_solutions/_solver.py",
+                "project/assignments/classic/assignment.toml", "manifest.json",
+                "gradescope.json"} <= names  # fmt: skip
+        assert not any("__pycache__" in n or n.startswith("project/tests/") for n in names)
+        for script in ("setup.sh", "run_autograder"):
+            text = zipped.read(script)
+            assert subprocess.run(["bash", "-n"], input=text, timeout=10).returncode == 0
+
+
+def test_a_correct_submission_gets_full_marks_on_its_own_board(variants, archive, tmp_path):
+    users = [{"email": "ALAN@uni.example", "id": 901, "name": "Alan"}]
+    results = run_autograder(archive, tmp_path, own_program(variants, "s2"), users)
+    assert_valid(results)
+    assert results["score"] == 100
+    own = results["tests"][0]
+    assert own["name"].startswith("your board") and own["visibility"] == "visible"
+    assert all(t["visibility"] == "after_due_date" for t in results["tests"][1:])
+    assert len(results["tests"]) == 7
+    board = json.loads((variants[0] / "students" / "s2" / "board.json").read_text())
+    assert f"{board['goal']} squares, {len(board['jumps'])} jumps" in own["name"]
+
+
+def test_another_students_program_loses_points_and_its_prints_stay_hidden(
+    variants, archive, tmp_path
+):
+    # s1's solved program hard-codes nothing, so it would pass on any board; a copy of
+    # s1's printed answer does not.
+    key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
+    values = key["expected"]["values"]
+    lines = [f"print({MARKER!r})", f"print('Expected turns per game: {values[0]:.2f}')",
+             "print('Expected turns remaining by position:')"]  # fmt: skip
+    for row in range(9, -1, -1):
+        squares = range(10 * row + 1, 10 * row + 11)
+        squares = squares if row % 2 == 0 else reversed(squares)
+        cells = "".join("%3d: %5.2f " % (s, values[s]) for s in squares)
+        lines.append(f"print({cells!r})")
+    program = "\n".join(lines) + "\n"
+    users = [{"email": "grace@uni.example", "id": 903, "name": "Grace"}]
+    results = run_autograder(archive, tmp_path, program, users)
+    assert_valid(results)
+    assert 0 < results["score"] < 50
+    assert results["tests"][0]["score"] < 25
+    assert MARKER not in json.dumps(results)
+
+
+def test_a_crash_shows_no_standard_error_on_gradescope(variants, archive, tmp_path):
+    program = f"import sys\nsys.stderr.write({MARKER!r})\nraise SystemExit(3)\n"
+    results = run_autograder(archive, tmp_path, program, [{"email": "ada@uni.example"}])
+    assert_valid(results)
+    assert results["score"] == 0
+    assert "exited with status 3" in results["tests"][0]["output"]
+    assert MARKER not in json.dumps(results)
+
+
+def test_a_program_that_never_ends_scores_zero_within_the_limits(variants, archive, tmp_path):
+    users = [{"email": "ada@uni.example", "id": 900, "name": "Ada", "sid": "s1"}]
+    program = "while True:\n    pass\n"
+    results = run_autograder(archive, tmp_path, program, users)
+    assert_valid(results)
+    assert results["score"] == 0
+    statuses = [t["output"] for t in results["tests"]]
+    assert sum(f"stopped after {TIMEOUT:g} s" in s for s in statuses) == 2
+    assert all("not run" in s for s in statuses[2:])
+
+
+def test_a_student_without_a_board_is_told_and_scores_zero(variants, archive, tmp_path):
+    users = [{"email": "stranger@elsewhere.example", "id": 999, "name": "Stranger"}]
+    results = run_autograder(archive, tmp_path, own_program(variants, "s1"), users)
+    assert results["score"] == 0 and results["tests"] == []
+    assert "stranger@elsewhere.example" in results["output"]
+    assert "roster" in results["output"]
+
+
+def test_without_a_manifest_everyone_is_graded_on_the_public_board(tmp_path):
+    archive = build_gradescope("classic", tmp_path / "plain.zip", timeout=TIMEOUT)
+    program = reference_program("classic")
+    results = run_autograder(archive, tmp_path / "root", program, [{"email": "a@b.example"}])
+    assert_valid(results)
+    assert results["score"] == 100
+    assert results["tests"][0]["name"] == "public board"
+    assert "self-check holds: printed 39.60" in results["tests"][0]["output"]
+
+
+def test_a_broken_configuration_still_writes_a_result(archive, tmp_path):
+    source = tmp_path / "source"
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(source)
+    (source / "gradescope.json").write_text("{not json")
+    (tmp_path / "submission").mkdir()
+    env = {**os.environ, "AUTOGRADER_ROOT": str(tmp_path), "AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run(
+        ["bash", str(source / "run_autograder")], env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0
+    results = json.loads((tmp_path / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "autograder failed" in results["output"]
+    assert "JSONDecodeError" in done.stdout  # the traceback is in the staff's log
+
+
+def test_bad_options_are_one_line_errors(tmp_path, variants):
+    with pytest.raises(UsageError, match="not 'boosted'"):
+        build_gradescope("boosted", tmp_path / "a.zip", manifest=variants[0] / "manifest.json")
+    with pytest.raises(UsageError, match="--hidden-visibility"):
+        build_gradescope("classic", tmp_path / "a.zip", hidden_visibility="sometimes")
+    result = subprocess.run(
+        [sys.executable, "-m", "autograder", "gradescope", "classic", "--out",
+         str(tmp_path / "a.zip"), "--manifest", str(tmp_path / "missing.json")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip() == f"autograder: error: {tmp_path / 'missing.json'}: no such manifest"
+    )
+    assert not (tmp_path / "a.zip").exists()
