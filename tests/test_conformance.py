@@ -3,6 +3,9 @@ is added: the parametrisation reads the folder list."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -160,3 +163,55 @@ def test_terminal_values_are_exact_so_the_goal_never_prints_minus_zero(name, gra
             if case.expected.answer.output != "trap-lane":
                 assert math.copysign(1.0, layer[-1]) > 0 and abs(layer[-1]) in (0.0, 100.0)
         assert "-0.00" not in render(case.expected.answer)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_variants_check_and_grade_each_student_on_their_own_board(name, tmp_path):
+    """Three students: their solved starters pass the bundled check and score full marks on
+    their own boards; the untouched starter fails the check with a clear reason."""
+    import subprocess
+    import sys
+
+    from autograder._grade import grade_folder
+    from autograder._manifest import load_manifest
+    from autograder._variants import make_variants
+    from reference_solutions import answer_key, reference_program
+    from tests.grading import fill_in
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,email\nann,ann@x.org\nbo,bo@x.org\ncy,cy@x.org\n")
+    report = make_variants(name, roster, tmp_path / "out", secret="conformance-secret")
+    assert report.problems == () and len(report.manifest.students) == 3
+    assert len({json.dumps(s.board, sort_keys=True) for s in report.manifest.students}) == 3
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    reference = reference_program(name)
+    for k, student in enumerate(report.manifest.students):
+        bundle = tmp_path / "out" / "students" / student.id
+        program = bundle / json.loads((bundle / "expected.json").read_text())["program"]
+        handout = (bundle / "handout.md").read_text()
+        assert student.self_check in handout and "python3 check.py" in handout
+
+        def check(bundle: Path = bundle) -> subprocess.CompletedProcess:
+            return subprocess.run(
+                [sys.executable, "-I", "-S", "check.py"],
+                cwd=bundle, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+
+        if k == 0:
+            untouched = check()
+            assert untouched.returncode == 1
+            assert "still raises NotImplementedError" in untouched.stdout
+        program.write_text(fill_in(program.read_text(), reference))
+        solved = check()
+        assert solved.returncode == 0, solved.stdout
+        assert f"self-check holds: printed {student.self_check}" in solved.stdout
+        (submissions / f"{student.id}.py").write_text(program.read_text())
+    batch = grade_folder(
+        name, submissions, tmp_path / "results", workers=2,
+        cases=answer_key(name, hidden=False),
+        manifest=load_manifest(tmp_path / "out" / "manifest.json", name),
+    )  # fmt: skip
+    assert {r.student: r.score for r in batch.results} == {
+        s.id: load_assignment(name).tests.public_points for s in report.manifest.students
+    }
