@@ -138,7 +138,7 @@ def _write_bundle(folder: Path, top: str, files: dict[str, bytes]) -> None:
             zipped.writestr(info, data)
     shutil.rmtree(folder, ignore_errors=True)
     staging.rename(folder)
-    os.replace(archive, folder.with_suffix(".zip"))
+    os.replace(archive, folder.parent / f"{folder.name}.zip")  # ids may hold dots
 
 
 def make_variants(

@@ -275,7 +275,7 @@ def test_grading_with_a_manifest_reports_strangers_doubles_and_no_shows(made, tm
 def test_the_cli_makes_variants_and_lists_bad_rows(tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text(
-        "id,name,email\nada,Ada,ada@x.org\nada,Again,again@x.org\nbob,Bob,bob@x.org\n"
+        "id,name,email\nada,Ada,ada@x.org\nada,Again,again@x.org\nb.o.b,Bob,bob@x.org\n"
     )
     result = subprocess.run(
         [sys.executable, "-m", "autograder", "variants", "boosted", "--roster", str(roster),
@@ -285,7 +285,9 @@ def test_the_cli_makes_variants_and_lists_bad_rows(tmp_path):
     assert result.returncode == 1
     assert "made 2 bundles" in result.stdout
     assert f"{roster} row 3: duplicate student id 'ada' (first on row 2)" in result.stdout
-    assert (tmp_path / "out" / "students" / "bob.zip").is_file()
+    # An id with dots keeps them in its zip's name.
+    assert (tmp_path / "out" / "students" / "b.o.b.zip").is_file()
+    assert (tmp_path / "out" / "students" / "ada.zip").is_file()
 
 
 def test_grade_refuses_a_manifest_of_another_assignment(made, tmp_path):
