@@ -6,6 +6,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -129,9 +130,20 @@ def assignment_names() -> list[str]:
 
 def load_assignment(name: str) -> Assignment:
     config = assignments_dir() / name / CONFIG_NAME
-    if not config.is_file():
+    try:
+        stamp = config.stat()
+    except OSError:
+        stamp = None
+    if stamp is None or not config.is_file():
         known = ", ".join(assignment_names()) or "none found"
         raise UsageError("", f"unknown assignment {name!r} (known: {known})")
+    # Cached per file version: variants and answer keys load the same TOML hundreds of
+    # times, and an edited file (new size or time) is read again.
+    return _load(name, config, stamp.st_mtime_ns, stamp.st_size)
+
+
+@lru_cache(maxsize=64)
+def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
     where = str(config)
     try:
         data = tomllib.loads(config.read_text(encoding="utf-8"))

@@ -37,7 +37,15 @@ def new_board(seed: int, options: Mapping[str, Any], trap_lane: bool = False) ->
                 )
             counts = {k: int(given[k]) for k in ("restart", "penalty", "prison", "special")
                       if k in given}  # fmt: skip
-            data = new_trap_board(seed, counts, given.get("edition"), bool(given.get("circle")))
+            # With no count given, one trap of each kind: an empty lane is the public board.
+            counts = counts or {"restart": 1, "penalty": 1, "prison": 1, "special": 1}
+            edition = given.get("edition")
+            try:
+                data = new_trap_board(seed, counts, edition, bool(given.get("circle")))
+            except BoardError:
+                raise
+            except UsageError as err:  # only the edition is checked by the rules
+                raise UsageError(f"--edition {edition}", err.message) from None
             return json.dumps(data) + "\n", f"trap lane: {describe_board(data)}"
         goal = int(given.get("goal", 100))
         if goal < 10 or goal % 10:

@@ -6,7 +6,6 @@ board never solves anything, so this module may ship to students.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -15,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import BoardError
+from ._errors import BoardError, read_json
 
 STANDARD_JUMPS: tuple[tuple[int, int], ...] = (
     (1, 38), (4, 14), (9, 31), (16, 6), (21, 42), (28, 84), (36, 44), (48, 26), (49, 11),
@@ -184,16 +183,7 @@ def parse_board(data: object, family: str, source: str) -> LoadedBoard:
 def load_board(path: str | Path, family: str) -> LoadedBoard:
     """Read and validate a board file; every problem is a one-line :class:`BoardError`."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BoardError(source, "no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise BoardError(source, f"cannot read the file ({err.__class__.__name__})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BoardError(source, f"not valid JSON (line {err.lineno}: {err.msg})") from None
+    data = read_json(path, error=BoardError)
     return parse_board(data, family, source)
 
 

@@ -84,7 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     jump.add_argument("--max-turns", type=_number, help="... and at most this many")
     trap = new.add_argument_group("trap lane")
-    trap.add_argument("--trap-lane", action="store_true", help="a trap-lane layout")
+    trap.add_argument(
+        "--trap-lane", action="store_true",
+        help="a trap-lane layout (with no count given: one trap of each kind)",
+    )  # fmt: skip
     for kind, code in (("restart", 1), ("penalty", 2), ("prison", 3), ("special", 4)):
         trap.add_argument(f"--{kind}", type=_count(0, 13), help=f"count of traps {code} ({kind})")
     trap.add_argument("--edition", help="2020, 2021 or 2022 (written into the file)")

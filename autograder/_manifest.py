@@ -17,7 +17,7 @@ from typing import Any
 
 from ._assignments import load_assignment
 from ._boards import parse_board
-from ._errors import BoardError, UsageError
+from ._errors import BoardError, UsageError, read_json
 
 __all__ = ["MANIFEST_FORMAT", "Manifest", "StudentBoard", "load_manifest", "write_manifest"]
 
@@ -55,18 +55,21 @@ class Manifest:
     problems: tuple[str, ...] = ()
 
     def find(self, *keys: str) -> StudentBoard | None:
-        """The student any of ``keys`` names: an id or an email, ignoring case, or the part
-        of an email before the ``@`` (a Canvas or Gradescope login often is just that)."""
+        """The student any of ``keys`` names: an id or an email, ignoring case; else, for a
+        key that is not an email, the one student whose email starts with it before the
+        ``@`` (an LMS login often is just that)."""
         wanted = [k.strip().lower() for k in keys if k and k.strip()]
         for key in wanted:
             for student in self.students:
                 if key in (student.id.lower(), student.email.lower()):
                     return student
         for key in wanted:
-            local = key.partition("@")[0]
-            for student in self.students:
-                if student.email and local == student.email.lower().partition("@")[0]:
-                    return student
+            if "@" in key:  # an email at another domain is someone else
+                continue
+            same = [s for s in self.students
+                    if s.email and key == s.email.lower().partition("@")[0]]  # fmt: skip
+            if len(same) == 1:  # two students sharing the name before the @: neither
+                return same[0]
         return None
 
     def to_json(self) -> dict[str, Any]:
@@ -113,18 +116,14 @@ def load_manifest(path: str | Path, assignment: str | None = None) -> Manifest:
     """Read a manifest. A broken file is a :class:`UsageError`; a broken entry (no id, a
     repeated id or email, an invalid board) is left out and listed in ``problems``."""
     source = str(path)
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(source, "no such manifest") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(source, f"cannot read the manifest ({err.__class__.__name__})") from None
-    except json.JSONDecodeError as err:
-        raise UsageError(source, f"not valid JSON (line {err.lineno}: {err.msg})") from None
+    data = read_json(path, "manifest")
     name, entries = _entries(data, source)
     if assignment is not None and name != assignment:
         raise UsageError(source, f"is a manifest for {name!r}, not {assignment!r}")
-    family = load_assignment(name).family
+    try:
+        family = load_assignment(name).family
+    except UsageError as err:
+        raise err.located(source) from None
     students: list[StudentBoard] = []
     problems: list[str] = []
     ids: dict[str, int] = {}

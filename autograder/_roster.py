@@ -9,11 +9,12 @@ A bad row is reported with its row number and left out; the other rows stand.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._errors import UsageError
+from ._errors import UsageError, read_text
 
 __all__ = ["Roster", "RosterStudent", "read_roster"]
 
@@ -33,7 +34,7 @@ class RosterStudent:
     id: str
     name: str = ""
     email: str = ""
-    row: int = 0  # the line of the CSV file it came from (the header is line 1)
+    row: int = 0  # the line of the CSV file its row starts on
 
 
 @dataclass(frozen=True)
@@ -51,24 +52,30 @@ def _column(header: list[str], names: tuple[str, ...]) -> int | None:
     return None
 
 
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    """Each CSV row with the line of the file it starts on. The csv module splits lines
+    itself, so a quoted cell may hold a line break and no other character splits a row."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, line = [], 1
+    for row in reader:
+        rows.append((line, row))
+        line = reader.line_num + 1
+    return rows
+
+
 def read_roster(path: str | Path) -> Roster:
     """The students in a roster CSV, and one line per row that could not be used."""
     source = str(path)
-    try:
-        # utf-8-sig: spreadsheets often start the file with a byte-order mark.
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError(source, "no such roster file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(source, f"cannot read the roster ({err.__class__.__name__})") from None
-    rows = list(csv.reader(text.splitlines()))
-    while rows and not any(cell.strip() for cell in rows[0]):
+    # utf-8-sig: spreadsheets often start the file with a byte-order mark.
+    text = read_text(path, "roster file", encoding="utf-8-sig")
+    rows = _rows(text)
+    while rows and not any(cell.strip() for cell in rows[0][1]):
         rows.pop(0)
     if not rows:
         raise UsageError(
             source, "the roster is empty (expected a header row, then one row per student)"
         )
-    header = rows[0]
+    header = rows[0][1]
     id_col = _column(header, ID_HEADERS)
     if id_col is None:
         raise UsageError(
@@ -87,7 +94,7 @@ def read_roster(path: str | Path) -> Roster:
     problems: list[str] = []
     first_row: dict[str, int] = {}
     emails: dict[str, int] = {}
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in rows[1:]:
         if not any(c.strip() for c in row):
             continue
         where = f"{source} row {line}"

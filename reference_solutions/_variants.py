@@ -24,8 +24,10 @@ from autograder._handouts import render_handout
 from autograder._programs import render_program
 
 from ._answer_key import expected_answer, self_check_text
-from ._params import params_to_json
+from ._params import Overshoot, params_to_json
 from ._problem import Problem, make_problem, solve_problem
+from ._solver import solve
+from .rules import classic as classic_rules
 
 __all__ = [
     "Variant",
@@ -40,13 +42,17 @@ __all__ = [
 
 MAX_DRAWS = 2000  # a band no board falls in is reported instead of looping forever
 TRAP_KINDS = ("restart", "penalty", "prison", "special")  # trap codes 1..4
-CLASSIC = {"faces": 6, "overshoot": "stay"}  # the game whose length the band is about
+# The game whose length the band is about.
+CLASSIC_PARAMS = {"faces": 6, "overshoot": Overshoot("stay")}
 
 
 def classic_turns(board: JumpBoard) -> float:
-    """The expected length of a classic game on ``board`` (6-face spinner, exact finish)."""
-    problem = make_problem("classic", board.to_json(), params=CLASSIC)
-    return solve_problem(problem).start_value
+    """The expected length of a classic game on ``board`` (6-face spinner, exact finish).
+    Raises :class:`GoalUnreachable` when the game can never end."""
+    # The rules module directly: a draw loop calls this thousands of times, and going
+    # through make_problem would read the assignment's TOML each time.
+    game = classic_rules.build(board, classic_rules.Params(**CLASSIC_PARAMS))
+    return solve(game.model).start_value
 
 
 def _default_counts(goal: int) -> tuple[int, int]:
@@ -62,8 +68,8 @@ def _draw_jump_board(
     band: tuple[float, float] | None,
     accept: Any = None,
 ) -> JumpBoard:
-    """Boards from ``rng`` until one has its classic length inside ``band`` (and passes
-    ``accept``, when given)."""
+    """Boards from ``rng`` until one can be finished, has its classic length inside ``band``
+    and passes ``accept`` (each when given)."""
     if goal < 10 or goal % 10:
         raise BoardError(
             "", f"goal {goal} is not a multiple of 10 (the print format needs rows of 10)"
@@ -72,13 +78,12 @@ def _draw_jump_board(
         raise BoardError("", f"--min-turns {band[0]:g} is larger than --max-turns {band[1]:g}")
     for _ in range(MAX_DRAWS):
         board = random_jump_board(rng, goal, chutes, ladders)
-        if band is not None:
-            try:
-                turns = classic_turns(board)
-            except UsageError:  # the goal cannot be reached
-                continue
-            if not band[0] <= turns <= band[1]:
-                continue
+        try:
+            turns = classic_turns(board)
+        except UsageError:  # chutes that trap the piece: the game could never end
+            continue
+        if band is not None and not band[0] <= turns <= band[1]:
+            continue
         if accept is None or accept(board):
             return board
     wanted = ""
