@@ -151,7 +151,7 @@ def make_variants(
 ) -> VariantsReport:
     """A board and a bundle for every student of ``roster``, and the manifest. A roster row
     that cannot be used, or a student whose bundle fails, is reported and the rest go on."""
-    from reference_solutions import variant_board, variant_material
+    from reference_solutions import student_variant
 
     assignment = load_assignment(name)
     out = Path(out)
@@ -173,8 +173,8 @@ def make_variants(
     top_dir.mkdir(parents=True, exist_ok=True)
     for student in students.students:
         try:
-            board = variant_board(name, secret, student.id)
-            material = variant_material(name, board)
+            material = student_variant(name, secret, student.id)
+            board = material.board
             files = _bundle_files(assignment, student, material)
             _write_bundle(top_dir / student.id, f"{name}-{student.id}", files)
         except Exception as err:  # one student's failure must not cost the others theirs

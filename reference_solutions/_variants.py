@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ from autograder._programs import render_program
 from ._answer_key import expected_answer, self_check_text
 from ._params import Overshoot, params_to_json
 from ._problem import Problem, make_problem, solve_problem
-from ._solver import solve
+from ._solver import Solution, solve
 from .rules import classic as classic_rules
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "classic_turns",
     "new_jump_board",
     "new_trap_board",
+    "student_variant",
     "variant_board",
     "variant_case",
     "variant_material",
@@ -66,7 +67,7 @@ def _draw_jump_board(
     chutes: int,
     ladders: int,
     band: tuple[float, float] | None,
-    accept: Any = None,
+    accept: Callable[[JumpBoard], bool] | None = None,
 ) -> JumpBoard:
     """Boards from ``rng`` until one can be finished, has its classic length inside ``band``
     and passes ``accept`` (each when given)."""
@@ -162,20 +163,26 @@ def variant_seed(secret: str, assignment: str, student: str) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def _solvable(name: str) -> Any:
-    def accept(board: JumpBoard) -> bool:
+class _Solvable:
+    """Accepts a board when the assignment's own rules can finish the game on it, and keeps
+    the last solution, so the board chosen is not solved a second time."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.solved: tuple[Problem, Solution] | None = None
+
+    def __call__(self, board: JumpBoard) -> bool:
         try:
-            solve_problem(make_problem(name, board.to_json()))
+            problem = make_problem(self.name, board.to_json())
+            self.solved = (problem, solve_problem(problem))
         except UsageError:
             return False
         return True
 
-    return accept
 
-
-def variant_board(name: str, secret: str, student: str) -> dict[str, Any]:
-    """Student ``student``'s board for assignment ``name``, as board file data, drawn as the
-    assignment's ``[variants]`` says."""
+def _draw_variant(
+    name: str, secret: str, student: str
+) -> tuple[dict[str, Any], tuple[Problem, Solution] | None]:
     assignment = load_assignment(name)
     plan: VariantPlan = assignment.variants
     rng = random.Random(variant_seed(secret, name, student))
@@ -183,11 +190,24 @@ def variant_board(name: str, secret: str, student: str) -> dict[str, Any]:
         counts = {kind: rng.randint(*getattr(plan, kind)) for kind in TRAP_KINDS}
         circle = rng.random() < 0.5 if plan.circle == "either" else bool(plan.circle)
         layout = _place_traps(rng, counts)
-        return {"layout": layout, "circle": circle}
+        return {"layout": layout, "circle": circle}, None
     chutes, ladders = rng.randint(*plan.chutes), rng.randint(*plan.ladders)
     band = (plan.min_turns, plan.max_turns)
-    board = _draw_jump_board(rng, plan.goal, chutes, ladders, band, _solvable(name))
-    return board.to_json()
+    accept = _Solvable(name)
+    board = _draw_jump_board(rng, plan.goal, chutes, ladders, band, accept)
+    return board.to_json(), accept.solved
+
+
+def variant_board(name: str, secret: str, student: str) -> dict[str, Any]:
+    """Student ``student``'s board for assignment ``name``, as board file data, drawn as the
+    assignment's ``[variants]`` says."""
+    return _draw_variant(name, secret, student)[0]
+
+
+def student_variant(name: str, secret: str, student: str) -> Variant:
+    """Student ``student``'s board and everything their bundle needs for it."""
+    board, solved = _draw_variant(name, secret, student)
+    return variant_material(name, board, solved=solved)
 
 
 @dataclass(frozen=True)
@@ -206,11 +226,14 @@ def variant_case(
     board: Mapping[str, Any],
     points: float | None = None,
     *,
-    problem: Problem | None = None,
+    solved: tuple[Problem, Solution] | None = None,
 ) -> TestCase:
-    """The visible test on a student's own board, carrying that board's self-check."""
-    problem = problem or make_problem(name, dict(board))
-    solution = solve_problem(problem)
+    """The visible test on a student's own board, carrying that board's self-check.
+    ``solved`` is the board's problem and solution when they are already at hand."""
+    if solved is None:
+        problem = make_problem(name, dict(board))
+        solved = problem, solve_problem(problem)
+    problem, solution = solved
     expected = expected_answer(problem, solution)
     points = problem.assignment.tests.public_points if points is None else points
     title = f"your board ({describe_board(board)})"
@@ -219,10 +242,19 @@ def variant_case(
     )
 
 
-def variant_material(name: str, board: Mapping[str, Any], sample_lines: int = 8) -> Variant:
+def variant_material(
+    name: str,
+    board: Mapping[str, Any],
+    sample_lines: int = 8,
+    *,
+    solved: tuple[Problem, Solution] | None = None,
+) -> Variant:
     """The expected answer, self-check, starter program and handout for ``board``."""
-    problem = make_problem(name, dict(board))
-    case = variant_case(name, board, problem=problem)
+    if solved is None:
+        problem = make_problem(name, dict(board))
+        solved = problem, solve_problem(problem)
+    problem = solved[0]
+    case = variant_case(name, board, solved=solved)
     answer = case.expected.answer
     assert case.self_check is not None
     params = params_to_json(problem.params)
