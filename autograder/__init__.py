@@ -5,13 +5,21 @@ This package holds no solver, so it may ship to students; expected answers come 
 """
 
 from ._answer import Answer
-from ._assignments import Assignment, Limits, TestPlan, assignment_names, load_assignment
+from ._assignments import (
+    Assignment,
+    Limits,
+    TestPlan,
+    VariantPlan,
+    assignment_names,
+    load_assignment,
+)
 from ._boards import (
     STANDARD_JUMPS,
     Board,
     JumpBoard,
     LoadedBoard,
     TrapLayout,
+    describe_board,
     load_board,
     parse_board,
     standard_board,
@@ -22,10 +30,14 @@ from ._engine import SubmissionResult, TestResult, find_program, grade_submissio
 from ._errors import BoardError, GoalUnreachable, UsageError
 from ._formats import board_rows, render
 from ._grade import Batch, grade_folder, read_results
+from ._gradescope import build_gradescope, run_gradescope
 from ._handouts import render_handout
+from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
 from ._programs import render_program
+from ._roster import Roster, RosterStudent, read_roster
 from ._submissions import Submission, find_submissions
+from ._variants import VariantsReport, make_variants
 
 __all__ = [
     "STANDARD_JUMPS",
@@ -40,8 +52,12 @@ __all__ = [
     "JumpBoard",
     "Limits",
     "LoadedBoard",
+    "Manifest",
     "OutputError",
     "Printed",
+    "Roster",
+    "RosterStudent",
+    "StudentBoard",
     "Submission",
     "SubmissionResult",
     "TestCase",
@@ -49,20 +65,29 @@ __all__ = [
     "TestResult",
     "TrapLayout",
     "UsageError",
+    "VariantPlan",
+    "VariantsReport",
     "assignment_names",
     "board_rows",
+    "build_gradescope",
     "check_submission",
+    "describe_board",
     "find_program",
     "find_submissions",
     "grade_folder",
     "grade_submission",
     "load_assignment",
     "load_board",
+    "load_manifest",
+    "make_variants",
     "parse_board",
     "parse_output",
     "read_results",
+    "read_roster",
     "render",
     "render_handout",
     "render_program",
+    "run_gradescope",
     "standard_board",
+    "write_manifest",
 ]
