@@ -52,3 +52,12 @@ def fill_in(starter: str, reference: str) -> str:
     own, a, b = part(starter)
     ref, c, d = part(reference)
     return "".join(own[:a] + ref[c:d] + own[b:])
+
+
+def assert_names_file(error: Exception, path: Path, needle: str) -> None:
+    """``error`` is one line that starts with the file's path and says ``needle``."""
+    text = str(error)
+    assert getattr(error, "where", None) == str(path)
+    assert text.startswith(f"{path}: ")
+    assert needle in text
+    assert "\n" not in text

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -21,20 +19,12 @@ from autograder._board_new import new_board
 from autograder._boards import parse_board
 from autograder._errors import UsageError
 from reference_solutions import classic_turns, new_jump_board, new_trap_board
+from tests.autograder.test_cli import run
 from tests.independent import jump_values
 
 TRAP_CODES = {"restart": 1, "penalty": 2, "prison": 3, "special": 4}
 JUMP_KEYS = ("goal", "chutes", "ladders", "min_turns", "max_turns")
 TRAP_KEYS = ("restart", "penalty", "prison", "special", "edition", "circle")
-
-
-def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "autograder", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def options(**given_options):

@@ -12,6 +12,7 @@ import pytest
 
 from autograder._errors import UsageError
 from autograder._manifest import Manifest, StudentBoard, load_manifest, write_manifest
+from tests.grading import assert_names_file
 
 BOARD = {"goal": 20, "jumps": [[3, 12], [17, 5]]}
 OTHER_BOARD = {"goal": 30, "jumps": [[2, 25]], "name": "mine"}
@@ -161,10 +162,7 @@ def test_a_broken_file_raises_usage_error_naming_it(tmp_path, text, needle):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(UsageError) as caught:
         load_manifest(path)
-    assert caught.value.where == str(path)
-    assert str(caught.value).startswith(f"{path}: ")
-    assert needle in str(caught.value)
-    assert "\n" not in str(caught.value)
+    assert_names_file(caught.value, path, needle)
 
 
 def test_wrong_assignment_raises_usage_error_naming_the_file(tmp_path):

@@ -13,6 +13,7 @@ import pytest
 
 from autograder._errors import UsageError
 from autograder._roster import RosterStudent, read_roster
+from tests.grading import assert_names_file
 
 
 def roster(tmp_path, text: str, name: str = "roster.csv", encoding: str = "utf-8"):
@@ -234,10 +235,7 @@ def test_file_level_problems_raise_usage_error_naming_the_file(tmp_path, text, n
     path = roster(tmp_path, text)
     with pytest.raises(UsageError) as caught:
         read_roster(path)
-    assert caught.value.where == str(path)
-    assert str(caught.value).startswith(f"{path}: ")
-    assert needle in str(caught.value)
-    assert "\n" not in str(caught.value)
+    assert_names_file(caught.value, path, needle)
 
 
 def test_missing_file_and_folder_raise_usage_error(tmp_path):
