@@ -164,7 +164,16 @@ def _assign(
     ordered = sorted(submissions, key=lambda s: s.student.lower() not in ids)
     for submission in ordered:
         student = manifest.find(submission.student)
-        if student is None:
+        broken = manifest.why_left_out(submission.student)
+        if student is None and broken is not None:
+            why = (
+                f"{submission.path.name}: the entry of student {submission.student} in the "
+                f"manifest {manifest.source} was left out ({broken}), so there is no board "
+                "to grade it on"
+            )
+            work.append(_Work(submission, submission.student, refused=why))
+            notes.append(f"not graded: {why}")
+        elif student is None:
             why = (
                 f"{submission.path.name}: matches no student in the manifest "
                 f"{manifest.source} (by id or email), so there is no board to grade it on"

@@ -53,6 +53,13 @@ class Manifest:
     secret_id: str = ""
     source: str = ""
     problems: tuple[str, ...] = ()
+    # (id, problem) of entries that name a student but were left out (a broken board, ...)
+    left_out: tuple[tuple[str, str], ...] = ()
+
+    def why_left_out(self, key: str) -> str | None:
+        """The problem of the left-out entry whose id is ``key``, if there is one."""
+        wanted = key.strip().lower()
+        return next((why for sid, why in self.left_out if sid.lower() == wanted), None)
 
     def find(self, *keys: str) -> StudentBoard | None:
         """The student any of ``keys`` names: an id or an email, ignoring case; else, for a
@@ -126,6 +133,7 @@ def load_manifest(path: str | Path, assignment: str | None = None) -> Manifest:
         raise err.located(source) from None
     students: list[StudentBoard] = []
     problems: list[str] = []
+    left_out: list[tuple[str, str]] = []
     ids: dict[str, int] = {}
     emails: dict[str, int] = {}
     for number, entry in enumerate(entries, start=1):
@@ -150,6 +158,7 @@ def load_manifest(path: str | Path, assignment: str | None = None) -> Manifest:
             parse_board(entry.get("board"), family, "board")
         except BoardError as err:
             problems.append(f"{where}: {err}; left out")
+            left_out.append((student_id, str(err)))
             continue
         ids[student_id.lower()] = number
         if email:
@@ -171,4 +180,5 @@ def load_manifest(path: str | Path, assignment: str | None = None) -> Manifest:
         secret_id if isinstance(secret_id, str) else "",
         source,
         tuple(problems),
+        tuple(left_out),
     )

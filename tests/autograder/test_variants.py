@@ -303,3 +303,28 @@ def test_grade_refuses_a_manifest_of_another_assignment(made, tmp_path):
     assert result.returncode == 2
     assert "is a manifest for 'classic', not 'boosted'" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_student_whose_manifest_entry_is_broken_is_told_so(tmp_path):
+    manifest_path = tmp_path / "manifest.json"
+    manifest_path.write_text(
+        json.dumps(
+            {"assignment": "classic", "students": [
+                {"id": "amy", "board": {"goal": 100, "jumps": [[100, 1]]}},
+                {"id": "ben", "board": {"goal": 100, "jumps": [[5, 50]]}},
+            ]}
+        )
+    )  # fmt: skip
+    manifest = load_manifest(manifest_path, "classic")
+    assert [s.id for s in manifest.students] == ["ben"]
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "amy.py").write_text("print(1)\n")
+    batch = grade_folder(
+        "classic", folder, tmp_path / "results",
+        cases=answer_key("classic", hidden=False), manifest=manifest,
+    )  # fmt: skip
+    (result,) = batch.results
+    assert result.status == "error"
+    assert "the entry of student amy" in result.problems[0]
+    assert "starts on the goal" in result.problems[0]
