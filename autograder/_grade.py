@@ -131,10 +131,9 @@ def _grade_one(
         return _failed(work, assignment, max_score, work.refused)
     try:
         if work.board is not None:
-            from reference_solutions import variant_case
+            from reference_solutions import own_board_cases
 
-            own = variant_case(assignment.name, work.board, assignment.tests.public_points)
-            cases = [own, *(c for c in cases if c.name != "public")]
+            cases = own_board_cases(assignment.name, work.board, cases)
         result = grade_submission(
             assignment, work.submission.path, cases, student=work.student, limits=limits
         )

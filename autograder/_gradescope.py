@@ -198,7 +198,7 @@ def run_gradescope(root: str | Path = "/autograder") -> dict[str, Any]:
 
 
 def _grade(root: Path) -> dict[str, Any]:
-    from reference_solutions import answer_key, variant_case
+    from reference_solutions import answer_key, own_board_cases
 
     source = root / "source"
     config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
@@ -228,8 +228,7 @@ def _grade(root: Path) -> dict[str, Any]:
                 "tests": [],
             }
         student = entry.id
-        own = variant_case(name, entry.board, assignment.tests.public_points)
-        cases = [own, *(c for c in cases if c.name != "public")]
+        cases = own_board_cases(name, entry.board, cases)
         note = f"Graded on your own board ({entry.id})."
     # Feedback on Gradescope never repeats what the program printed: a program there could
     # print files it found and read them back in its feedback.

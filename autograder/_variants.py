@@ -17,6 +17,7 @@ import shutil
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,9 @@ def _secret(out: Path, given: str | None) -> tuple[str, str]:
     return secret, note
 
 
+@lru_cache(maxsize=1)
 def _check_files() -> dict[str, bytes]:
+    # The same bytes go into every bundle: read once per run, not once per student.
     files = {"check.py": (HERE / "_bundle_check.py").read_bytes()}
     files["_check/__init__.py"] = b'"""The grader\'s parser and scorer, for check.py."""\n'
     for module in CHECK_SUPPORT:
@@ -115,7 +118,7 @@ def _bundle_files(
         "handout.md": material.handout.encode(),
         "expected.json": (json.dumps(key, indent=1) + "\n").encode(),
     }
-    files.update(_check_files())
+    files.update(_check_files())  # a copy: the cached dict is never changed
     return files
 
 

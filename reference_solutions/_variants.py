@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "classic_turns",
     "new_jump_board",
     "new_trap_board",
+    "own_board_cases",
     "student_variant",
     "variant_board",
     "variant_case",
@@ -221,6 +222,19 @@ class Variant:
     handout: str
 
 
+def _solve(name: str, board: Mapping[str, Any]) -> tuple[Problem, Solution]:
+    problem = make_problem(name, dict(board))
+    return problem, solve_problem(problem)
+
+
+def own_board_cases(
+    name: str, board: Mapping[str, Any], cases: Sequence[TestCase]
+) -> list[TestCase]:
+    """``cases`` with the student's own board in the public board's place (same points)."""
+    points = load_assignment(name).tests.public_points
+    return [variant_case(name, board, points), *(c for c in cases if c.name != "public")]
+
+
 def variant_case(
     name: str,
     board: Mapping[str, Any],
@@ -230,10 +244,7 @@ def variant_case(
 ) -> TestCase:
     """The visible test on a student's own board, carrying that board's self-check.
     ``solved`` is the board's problem and solution when they are already at hand."""
-    if solved is None:
-        problem = make_problem(name, dict(board))
-        solved = problem, solve_problem(problem)
-    problem, solution = solved
+    problem, solution = solved or _solve(name, board)
     expected = expected_answer(problem, solution)
     points = problem.assignment.tests.public_points if points is None else points
     title = f"your board ({describe_board(board)})"
@@ -250,9 +261,7 @@ def variant_material(
     solved: tuple[Problem, Solution] | None = None,
 ) -> Variant:
     """The expected answer, self-check, starter program and handout for ``board``."""
-    if solved is None:
-        problem = make_problem(name, dict(board))
-        solved = problem, solve_problem(problem)
+    solved = solved or _solve(name, board)
     problem = solved[0]
     case = variant_case(name, board, solved=solved)
     answer = case.expected.answer
