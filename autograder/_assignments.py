@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from collections.abc import Mapping
@@ -83,9 +84,10 @@ class Limits:
     cpu: float = 10.0  # CPU seconds
     memory_mb: int = 1024  # address space
     output_kb: int = 1024  # standard output read; more ends the run
+    processes: int = 64  # processes and threads at once (a fork bomb stops here)
 
     def with_timeout(self, seconds: float) -> Limits:
-        return Limits(seconds, min(self.cpu, seconds), self.memory_mb, self.output_kb)
+        return dataclasses.replace(self, timeout=seconds, cpu=min(self.cpu, seconds))
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,7 @@ def _limits(table: dict[str, Any], where: str) -> Limits:
         cpu=_number(table, "cpu", timeout, where, 0.1),
         memory_mb=int(_number(table, "memory_mb", 1024, where, 64)),
         output_kb=int(_number(table, "output_kb", 1024, where, 1)),
+        processes=int(_number(table, "processes", 64, where, 4)),
     )
 
 

@@ -12,7 +12,9 @@ from ._reports import feedback_text
 __all__ = ["check_submission", "check_text"]
 
 
-def check_submission(name: str, submission: str | Path) -> SubmissionResult:
+def check_submission(
+    name: str, submission: str | Path, isolation: str | None = None
+) -> SubmissionResult:
     """Grade ``submission`` on the public test of assignment ``name``."""
     from reference_solutions import answer_key
 
@@ -20,12 +22,12 @@ def check_submission(name: str, submission: str | Path) -> SubmissionResult:
     path = Path(submission)
     if not path.exists():
         raise UsageError(str(path), "no such file or folder")
-    return grade_submission(assignment, path, answer_key(name, hidden=False))
+    return grade_submission(assignment, path, answer_key(name, hidden=False), isolation=isolation)
 
 
-def check_text(name: str, submission: str | Path) -> tuple[str, bool]:
+def check_text(name: str, submission: str | Path, isolation: str | None = None) -> tuple[str, bool]:
     """The feedback a student reads, and whether every public test passed."""
-    result = check_submission(name, submission)
+    result = check_submission(name, submission, isolation)
     text = feedback_text(result, load_assignment(name).title)
     verdict = (
         "all public tests pass. Your program is also graded on hidden boards (see the handout)."

@@ -9,8 +9,18 @@ from pathlib import Path
 
 from ._errors import UsageError
 from ._gradescope import VISIBILITIES
+from ._sandbox import LEVELS
 
 MAX_GAMES = 10_000_000  # all games advance together: memory grows with the count
+
+
+def _isolation_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--isolation", choices=("strongest", *LEVELS),
+        help="how submissions are kept apart: namespace (bubblewrap), user (root switches to "
+        "an unprivileged user), process (limits only); default: $AUTOGRADER_ISOLATION, else "
+        "the strongest this machine allows",
+    )  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("assignment")
     check.add_argument("submission", help="the program (a .py file) or a folder holding it")
+    _isolation_option(check)
 
     grade = verbs.add_parser("grade", help="grade a folder of submissions (one per student)")
     grade.add_argument("assignment")
@@ -63,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument(
         "--manifest", metavar="FILE", help="grade each student on their own board (variants)"
     )
+    _isolation_option(grade)
 
     board = verbs.add_parser("board", help="make board files")
     board_verbs = board.add_subparsers(dest="board_verb", required=True, metavar="COMMAND")
@@ -115,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         "--hidden-visibility", default="after_due_date", choices=VISIBILITIES,
         help="when students see the hidden boards' results (default: after_due_date)",
     )  # fmt: skip
+    _isolation_option(gradescope)
     run = verbs.add_parser(
         "gradescope-run", help="inside Gradescope: grade one submission (run_autograder calls it)"
     )
@@ -190,7 +203,7 @@ def run(argv: Sequence[str]) -> int:
     elif args.verb == "check":
         from ._check import check_text
 
-        text, ok = check_text(args.assignment, args.submission)
+        text, ok = check_text(args.assignment, args.submission, args.isolation)
         sys.stdout.write(text)
         return 0 if ok else 1
     elif args.verb == "grade":
@@ -199,7 +212,7 @@ def run(argv: Sequence[str]) -> int:
         sys.stdout.write(
             grade_command(
                 args.assignment, args.submissions, args.out, args.jobs, args.resume,
-                args.timeout, args.manifest,
+                args.timeout, args.manifest, args.isolation,
             )
         )  # fmt: skip
     elif args.verb == "board":
@@ -224,7 +237,7 @@ def run(argv: Sequence[str]) -> int:
 
         path = build_gradescope(
             args.assignment, args.out, manifest=args.manifest, timeout=args.timeout,
-            hidden_visibility=args.hidden_visibility,
+            hidden_visibility=args.hidden_visibility, isolation=args.isolation,
         )  # fmt: skip
         print(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment")
     elif args.verb == "gradescope-run":

@@ -34,6 +34,8 @@ def demo_text(names: Sequence[str] | None = None, workers: int = 2) -> tuple[str
                 workers=workers,
                 limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
             )
+            if not lines:
+                lines += [f"isolation: {batch.isolation}", ""]
             lines.append(f"== {name}: {assignment.title}")
             lines.append(f"  {'submission':<28} {'score':>7}  boards")
             for r in batch.results:

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from ._cases import TestCase
 from ._parse import OutputError, parse_output
 from ._programs import program_name
 from ._run import Run, clean_environment, run_limited
+from ._sandbox import Isolation, close_to_others, detect_isolation, secret_paths
 from ._score import mark
 
 __all__ = [
@@ -64,6 +65,11 @@ class TestResult:
     staff: tuple[str, ...] = ()
 
 
+def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(kind)}
+    return {k: v for k, v in data.items() if k in names}
+
+
 @dataclass(frozen=True)
 class SubmissionResult:
     student: str
@@ -75,6 +81,7 @@ class SubmissionResult:
     tests: tuple[TestResult, ...] = ()
     problems: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    isolation: str = ""  # the level its runs had (``_sandbox.LEVELS``); "" if none ran
 
     @property
     def passed(self) -> bool:
@@ -85,11 +92,19 @@ class SubmissionResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SubmissionResult:
+        """Read back :meth:`to_json`. Keys this version does not know (a log written by a
+        newer grader) are left out, so ``--resume`` works across versions."""
         tests = tuple(
-            TestResult(**{**t, "feedback": tuple(t["feedback"]), "staff": tuple(t["staff"])})
+            TestResult(
+                **{
+                    **_known(TestResult, t),
+                    "feedback": tuple(t["feedback"]),
+                    "staff": tuple(t["staff"]),
+                }
+            )
             for t in data["tests"]
         )
-        return cls(**{**data, "tests": tests, "problems": tuple(data["problems"])})
+        return cls(**{**_known(cls, data), "tests": tests, "problems": tuple(data["problems"])})
 
 
 # --- finding and preparing the program -----------------------------------------------------
@@ -194,6 +209,8 @@ def _failed_run(case: TestCase, run: Run, limits: Limits) -> tuple[str, str]:
     """``(status, one-line explanation)`` for a run that produced no usable output."""
     if run.status == "timeout":
         return "timeout", f"stopped after {limits.timeout:g} s: the time limit for one board"
+    if run.status == "cpu-limit":
+        return "timeout", f"used up its CPU time limit of {limits.cpu:g} s for one board"
     if run.status == "output-limit":
         return "output-limit", f"printed more than {limits.output_kb} KB; stopped"
     if run.status == "signal":
@@ -291,8 +308,11 @@ def run_case(
     assignment: Assignment,
     limits: Limits,
     quote_output: bool = True,
+    isolation: Isolation | None = None,
+    hidden: Sequence[Path] = (),
 ) -> TestResult:
-    """Run the program on one board in a fresh temporary folder, removed afterwards."""
+    """Run the program on one board in a fresh temporary folder, removed afterwards, at the
+    ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it."""
     work = Path(tempfile.mkdtemp(prefix="autograder-run-"))
     try:
         home = work / "submission"
@@ -308,7 +328,8 @@ def run_case(
             argv = [*python, str(runner), str(copied), str(board)]
         else:
             argv = [*python, str(copied), str(board)]
-        run = run_limited(argv, copied.parent, clean_environment(work), limits)
+        run = run_limited(argv, copied.parent, clean_environment(work), limits,
+                          isolation=isolation, work=work, hidden=hidden)  # fmt: skip
         return _grade_run(case, run, assignment, limits, home, quote_output)
     finally:
         _remove(work)
@@ -323,12 +344,23 @@ def grade_submission(
     limits: Limits | None = None,
     workers: int = 1,
     quote_output: bool = True,
+    isolation: Isolation | str | None = None,
+    hidden: Sequence[Path] = (),
 ) -> SubmissionResult:
     """Grade one submission (a file or a folder) on every case, ``workers`` boards at a
     time. Never raises for anything the submission does: a submission that cannot be run is
     a result with status ``error``. After two timeouts the remaining boards are not run.
-    ``quote_output=False`` keeps every word the program printed out of the feedback."""
+    ``quote_output=False`` keeps every word the program printed out of the feedback.
+
+    ``isolation`` is a level name or a detected :class:`Isolation` (the strongest available
+    by default); ``hidden`` adds paths (other submissions, results) to what the program must
+    never read, on top of the answer material (``secret_paths``)."""
     limits = limits or assignment.limits
+    if not isinstance(isolation, Isolation):
+        isolation = detect_isolation(isolation)
+    hidden = secret_paths(*hidden)
+    if isolation.level == "user":
+        close_to_others(hidden)
     student = student or submission.stem
     max_score = sum(c.points for c in cases)
     common = dict(student=student, submission=str(submission), assignment=assignment.name)
@@ -348,7 +380,8 @@ def grade_submission(
             why = f"not run: the program ran out of time on {timeouts} boards already"
             return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
                               feedback=(why,))  # fmt: skip
-        result = run_case(program, submission, case, assignment, limits, quote_output)
+        result = run_case(program, submission, case, assignment, limits, quote_output,
+                          isolation, hidden)  # fmt: skip
         with lock:
             timeouts += result.status == "timeout"
         return result
@@ -364,4 +397,4 @@ def grade_submission(
                                 problems=(str(err),))  # fmt: skip
     score = round(sum(r.score for r in results), 4)
     return SubmissionResult(**common, score=score, max_score=max_score, status="graded",
-                            tests=tuple(results))  # fmt: skip
+                            tests=tuple(results), isolation=isolation.level)  # fmt: skip

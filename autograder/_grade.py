@@ -18,8 +18,10 @@ from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase
 from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
+from ._files import remove_temporaries, sync_folder, write_atomic
 from ._manifest import Manifest, load_manifest
 from ._reports import summary_text, write_reports
+from ._sandbox import Isolation, detect_isolation
 from ._submissions import Submission, find_submissions
 
 __all__ = ["Batch", "grade_folder", "read_results"]
@@ -36,6 +38,7 @@ class Batch:
     results: tuple[SubmissionResult, ...]
     notes: tuple[str, ...]
     graded_now: int
+    isolation: str = ""  # how this run kept submissions apart (``Isolation.describe``)
 
     def summary(self) -> str:
         return summary_text(self.results, self.notes)
@@ -56,23 +59,47 @@ def _fingerprint(
 
 def read_results(path: Path) -> list[SubmissionResult]:
     """The results in a JSON-lines file. A last line cut short by a kill is dropped (and cut
-    off the file), so the submission it was for is graded again."""
+    off the file), so the submission it was for is graded again. A line counts only with
+    its newline: one cut just before it would otherwise run into the next line appended."""
     if not path.exists():
         return []
     raw = path.read_bytes()
     results, good = [], 0
     for line in raw.splitlines(keepends=True):
+        if not line.endswith(b"\n"):
+            break  # the last line, torn
         try:
             results.append(SubmissionResult.from_json(json.loads(line)))
         except (ValueError, KeyError, TypeError):
-            if line.endswith(b"\n"):
-                raise UsageError(str(path), f"line {len(results) + 1} is not a result") from None
-            break
+            raise UsageError(str(path), f"line {len(results) + 1} is not a result") from None
         good += len(line)
     if good < len(raw):
         with open(path, "r+b") as file:
             file.truncate(good)
     return results
+
+
+def _log_line(result: SubmissionResult) -> str | None:
+    """``result`` as a line of the log, or ``None`` if it would not read back on --resume
+    (which would then stop at that line for good)."""
+    try:
+        line = json.dumps(result.to_json())
+        SubmissionResult.from_json(json.loads(line))
+    except Exception:
+        return None
+    return line
+
+
+def _unloggable(result: SubmissionResult) -> SubmissionResult:
+    return SubmissionResult(
+        student=str(result.student),
+        submission=str(result.submission),
+        assignment=str(result.assignment),
+        score=0.0,
+        max_score=float(result.max_score),
+        status="error",
+        problems=("grader error: the result could not be recorded",),
+    )
 
 
 class _Progress:
@@ -125,6 +152,8 @@ def _grade_one(
     work: _Work,
     cases: Sequence[TestCase],
     limits: Limits,
+    isolation: Isolation,
+    hidden: Sequence[Path],
 ) -> SubmissionResult:
     max_score = sum(c.points for c in cases)
     if work.refused:
@@ -135,8 +164,9 @@ def _grade_one(
 
             cases = own_board_cases(assignment.name, work.board, cases)
         result = grade_submission(
-            assignment, work.submission.path, cases, student=work.student, limits=limits
-        )
+            assignment, work.submission.path, cases, student=work.student, limits=limits,
+            isolation=isolation, hidden=hidden,
+        )  # fmt: skip
     except Exception as err:  # a grader bug on one submission must not stop the batch
         return _failed(
             work, assignment, max_score, f"grader error: {err.__class__.__name__}: {err}"
@@ -197,23 +227,58 @@ def _assign(
     return work, notes
 
 
-def _prepare_out(out: Path, fingerprint: str, name: str, resume: bool) -> None:
-    meta = out / META
-    if (out / RESULTS).exists() and not resume:
+def _read_meta(meta: Path) -> dict | None:
+    """What ``batch.json`` says, or ``None`` when it is missing or unreadable."""
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _prepare_out(out: Path, fingerprint: str, name: str, resume: bool) -> list[str]:
+    """Make ``out`` ready for results of this assignment and answer key; return notes for
+    the summary. ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a
+    kill at any point leaves a folder that ``--resume`` can continue."""
+    meta, log = out / META, out / RESULTS
+    if log.exists() and not resume:
         raise UsageError(
             str(out), "already holds results; pass --resume to continue, or choose another --out"
         )
-    if resume and meta.exists():
-        try:
-            old = json.loads(meta.read_text(encoding="utf-8"))
-        except ValueError:
-            raise UsageError(str(meta), "not valid JSON; cannot tell what was graded") from None
-        if old.get("assignment") != name or old.get("answer_key") != fingerprint:
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in (out, out / "feedback"):  # what a kill in the middle of a write left
+        remove_temporaries(folder)
+    wanted = {"assignment": name, "answer_key": fingerprint}
+    notes: list[str] = []
+    if resume:
+        old = _read_meta(meta)
+        if old == wanted:
+            return notes  # nothing to write: a kill here cannot hurt batch.json
+        done = read_results(log)
+        if old is not None and done:  # (with no results there is nothing to mix up)
             raise UsageError(
                 str(out), "was graded with another assignment or answer key; cannot resume"
             )
-    out.mkdir(parents=True, exist_ok=True)
-    meta.write_text(json.dumps({"assignment": name, "answer_key": fingerprint}) + "\n")
+        if done:
+            # No readable batch.json, yet results. The grader cannot cause that (batch.json
+            # is replaced atomically and never removed), so something outside did: a
+            # deleted file, or a torn one from an older version of the grader, which wrote
+            # it in place. Refusing would leave no way to resume short of grading everything
+            # again, so resume, but only on results of this very assignment, and say in the
+            # summary that their answer key could not be checked.
+            others = sorted({r.assignment for r in done} - {name})
+            if others:
+                raise UsageError(
+                    str(out),
+                    f"holds results of {', '.join(others)} and no readable {META}; cannot resume",
+                )
+            notes.append(
+                f"{META} was missing or unreadable: resumed on the {len(done)} results in "
+                f"{RESULTS} (all for {name}) without checking their answer key"
+            )
+        # else nothing was graded yet (a kill before the first result): start afresh.
+    write_atomic(meta, json.dumps(wanted) + "\n")
+    return notes
 
 
 def grade_folder(
@@ -228,10 +293,12 @@ def grade_folder(
     progress: TextIO | None = None,
     on_result: Callable[[SubmissionResult], None] | None = None,
     manifest: Manifest | None = None,
+    isolation: Isolation | str | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
     reports). ``cases`` default to the assignment's answer key (public, edge and hidden).
-    With a ``manifest``, each student's own board takes the public board's place."""
+    With a ``manifest``, each student's own board takes the public board's place.
+    ``isolation``: a level name, or the strongest this machine allows (``_sandbox``)."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
@@ -245,8 +312,14 @@ def grade_folder(
         raise UsageError(
             manifest.source, f"is a manifest for {manifest.assignment!r}, not {name!r}"
         )
-    _prepare_out(out, _fingerprint(assignment, cases, manifest), name, resume)
-    submissions, notes = find_submissions(folder, exclude=out)
+    if not isinstance(isolation, Isolation):
+        isolation = detect_isolation(isolation)  # before anything is written
+    # Besides the answer material, a program must not see the other submissions, the
+    # gradebook or the manifest.
+    hidden = [folder, out, *([Path(manifest.source)] if manifest is not None else [])]
+    notes = _prepare_out(out, _fingerprint(assignment, cases, manifest), name, resume)
+    submissions, found_notes = find_submissions(folder, exclude=out)
+    notes += found_notes
     assigned, more_notes = _assign(submissions, manifest)
     notes += more_notes
     path = out / RESULTS
@@ -256,10 +329,15 @@ def grade_folder(
     progress_bar = _Progress(len(todo), progress)
     lock = threading.Lock()
     with open(path, "a", encoding="utf-8") as log, ThreadPoolExecutor(max(1, workers)) as pool:
+        sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
+            line = _log_line(result)
+            if line is None:  # a result that would not read back is that submission's error
+                result = _unloggable(result)
+                line = json.dumps(result.to_json())
             with lock:
-                log.write(json.dumps(result.to_json()) + "\n")
+                log.write(line + "\n")
                 log.flush()
                 os.fsync(log.fileno())
                 results[result.student] = result
@@ -274,7 +352,10 @@ def grade_folder(
                 # Keep a few submissions in flight, not the whole folder, so an interrupt
                 # leaves little running.
                 while queue and len(pending) < 2 * max(1, workers):
-                    pending.add(pool.submit(_grade_one, assignment, queue.pop(), cases, limits))
+                    work = queue.pop()
+                    pending.add(
+                        pool.submit(_grade_one, assignment, work, cases, limits, isolation, hidden)
+                    )
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     record(future.result())
@@ -283,8 +364,10 @@ def grade_folder(
                 future.cancel()
             raise
     ordered = tuple(sorted(results.values(), key=lambda r: r.student))
-    write_reports(out, ordered, assignment.title)
-    return Batch(out, ordered, tuple(notes), len(todo))
+    # Reports are rewritten from the whole log on every run, each file atomically, so a kill
+    # while writing them is repaired by --resume, which grades nothing and writes them again.
+    notes += write_reports(out, ordered, assignment.title)
+    return Batch(out, ordered, tuple(notes), len(todo), isolation.describe())
 
 
 def grade_command(
@@ -295,6 +378,7 @@ def grade_command(
     resume: bool,
     timeout: float | None,
     manifest: str | None = None,
+    isolation: str | None = None,
 ) -> str:
     """The ``grade`` verb: grade, write the reports, return the summary."""
     assignment = load_assignment(name)
@@ -307,11 +391,11 @@ def grade_command(
     variants = load_manifest(manifest, name) if manifest else None
     batch = grade_folder(
         name, folder, target, workers=workers, resume=resume, limits=limits,
-        progress=sys.stderr, manifest=variants,
+        progress=sys.stderr, manifest=variants, isolation=isolation,
     )  # fmt: skip
     resumed = len(batch.results) - batch.graded_now
     head = f"graded {batch.graded_now} submissions" + (
         f" ({resumed} already graded before --resume)" if resumed else ""
     )
     where = f"results in {target}: grades.csv, feedback/, results.jsonl, histogram.txt"
-    return f"{head}\n{where}\n\n{batch.summary()}"
+    return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 import traceback
 import zipfile
@@ -23,11 +22,14 @@ from typing import Any
 from ._assignments import load_assignment
 from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
+from ._files import write_atomic
 from ._manifest import load_manifest
+from ._sandbox import LEVELS, detect_isolation
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
 
 CONFIG = "gradescope.json"
+METADATA = "submission_metadata.json"
 MANIFEST = "manifest.json"
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 PROJECT = Path(__file__).resolve().parent.parent
@@ -60,6 +62,7 @@ def build_gradescope(
     manifest: str | Path | None = None,
     timeout: float | None = None,
     hidden_visibility: str = "after_due_date",
+    isolation: str | None = None,
 ) -> Path:
     """Write the Gradescope autograder zip of assignment ``name`` to ``out``. With a
     ``manifest``, each student is graded on their own board, found by email or student id."""
@@ -68,6 +71,8 @@ def build_gradescope(
         raise UsageError(
             f"--hidden-visibility {hidden_visibility}", f"expected one of {', '.join(VISIBILITIES)}"
         )
+    if isolation not in (None, "strongest", *LEVELS):
+        raise UsageError(f"--isolation {isolation}", f"expected one of {', '.join(LEVELS)}")
     if timeout is not None and not 0 < timeout <= 3600:
         raise UsageError(f"--timeout {timeout:g}", "expected seconds in (0, 3600]")
     missing = [part for part in PROJECT_PARTS if not (PROJECT / part).exists()]
@@ -81,6 +86,8 @@ def build_gradescope(
         "manifest": MANIFEST if variants is not None else None,
         "timeout": timeout,
         "hidden_visibility": hidden_visibility,
+        # None: the strongest level the Gradescope machine allows, found at each run.
+        "isolation": isolation if isolation != "strongest" else None,
     }
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +113,7 @@ def build_gradescope(
 
 def _users(root: Path) -> list[dict[str, Any]]:
     try:
-        data = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
+        data = json.loads((root / METADATA).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     users = data.get("users") if isinstance(data, dict) else None
@@ -165,12 +172,8 @@ def _staff_log(result: SubmissionResult) -> None:
 def _write_results(root: Path, results: dict[str, Any]) -> Path:
     folder = root / "results"
     folder.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".results-", dir=folder)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(results, file, indent=1)
-        file.write("\n")
     target = folder / "results.json"
-    os.replace(temporary, target)
+    write_atomic(target, json.dumps(results, indent=1) + "\n")
     return target
 
 
@@ -232,9 +235,16 @@ def _grade(root: Path) -> dict[str, Any]:
         note = f"Graded on your own board ({entry.id})."
     # Feedback on Gradescope never repeats what the program printed: a program there could
     # print files it found and read them back in its feedback.
+    isolation = detect_isolation(config.get("isolation"))
+    print(f"isolation: {isolation.describe()}")
+    # The program gets a copy of the submission; everything else under the root (answers,
+    # metadata about other submissions, the results) stays out of its reach.
+    hidden = [root / "source", root / "results", root / "submission", root / METADATA]
     result = grade_submission(
         assignment, root / "submission", cases, student=student, limits=limits,
-        quote_output=False,
+        quote_output=False, isolation=isolation, hidden=hidden,
     )  # fmt: skip
     _staff_log(result)
-    return gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)
+    results = gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)
+    results["extra_data"] = {"isolation": result.isolation}
+    return results

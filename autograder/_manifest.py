@@ -8,8 +8,6 @@ short fingerprint of the secret rather than the secret itself.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +16,7 @@ from typing import Any
 from ._assignments import load_assignment
 from ._boards import parse_board
 from ._errors import BoardError, UsageError, read_json
+from ._files import write_atomic
 
 __all__ = ["MANIFEST_FORMAT", "Manifest", "StudentBoard", "load_manifest", "write_manifest"]
 
@@ -91,13 +90,7 @@ class Manifest:
 def write_manifest(path: Path, manifest: Manifest) -> None:
     """Write atomically: a reader never sees half a manifest."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".manifest-", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(manifest.to_json(), file, indent=1)
-        file.write("\n")
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
+    write_atomic(path, json.dumps(manifest.to_json(), indent=1) + "\n")
 
 
 def _text(entry: Mapping[str, Any], key: str) -> str:

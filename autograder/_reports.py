@@ -4,16 +4,30 @@ histogram and a summary for the terminal."""
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ._engine import SubmissionResult
+from ._files import write_atomic
 
-__all__ = ["feedback_text", "histogram", "safe_name", "summary_text", "write_reports"]
+__all__ = [
+    "feedback_names",
+    "feedback_text",
+    "gradebook_text",
+    "histogram",
+    "safe_name",
+    "summary_text",
+    "write_reports",
+]
 
 _MARK = {"passed": "PASS", "partial": "PART"}
+# The longest feedback file name kept whole, in bytes: well under the 255 of common file
+# systems, with room for a hash and ".txt".
+_LONGEST = 120
 
 
 def safe_name(student: str) -> str:
@@ -76,27 +90,63 @@ def summary_text(results: Sequence[SubmissionResult], notes: Sequence[str] = ())
     return "\n".join(lines) + "\n"
 
 
-def write_reports(out: Path, results: Sequence[SubmissionResult], title: str = "") -> None:
-    """``grades.csv``, ``feedback/<student>.txt`` and ``histogram.txt`` in ``out``."""
+def feedback_names(students: Iterable[str]) -> dict[str, str]:
+    """The feedback file of each student: ``<safe name>.txt``, unless that name is too long
+    for a file system or already taken (``a b`` and ``a_b``, or ``Ada`` and ``ada`` on a
+    file system that ignores case): then a shortened name and a hash of the id, so no
+    student ever reads, or overwrites, another's feedback."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    # A student whose id is already a safe name gets it, whoever else maps onto it.
+    for student in sorted(set(students), key=lambda s: (safe_name(s) != s, s)):
+        name = safe_name(student)
+        if len(name.encode()) > _LONGEST or name.lower() in taken:
+            digest = hashlib.sha256(student.encode()).hexdigest()
+            short = name.encode()[:_LONGEST].decode(errors="ignore")
+            name = f"{short}-{digest[:10]}"
+            if name.lower() in taken:  # only a deliberate clash gets here
+                name = f"{short}-{digest}"
+        taken.add(name.lower())
+        names[student] = f"{name}.txt"
+    return names
+
+
+def gradebook_text(results: Sequence[SubmissionResult]) -> str:
+    """``grades.csv``: a row per student, the total, each board, and the isolation level
+    its runs had."""
     names: list[str] = []
     for result in results:
         for test in result.tests:
             if test.name not in names:
                 names.append(test.name)
-    with open(out / "grades.csv", "w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["student", "score", "max_score", "status", *names, "problems"])
-        for r in sorted(results, key=lambda r: r.student):
-            by_name = {t.name: f"{t.score:.2f}" for t in r.tests}
-            row = [r.student, f"{r.score:.2f}", f"{r.max_score:g}", r.status]
-            writer.writerow([*row, *(by_name.get(n, "") for n in names), "; ".join(r.problems)])
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(["student", "score", "max_score", "status", *names, "problems", "isolation"])
+    for r in sorted(results, key=lambda r: r.student):
+        by_name = {t.name: f"{t.score:.2f}" for t in r.tests}
+        row = [r.student, f"{r.score:.2f}", f"{r.max_score:g}", r.status]
+        boards = [by_name.get(n, "") for n in names]
+        writer.writerow([*row, *boards, "; ".join(r.problems), r.isolation])
+    return text.getvalue()
+
+
+def write_reports(out: Path, results: Sequence[SubmissionResult], title: str = "") -> list[str]:
+    """``feedback/<student>.txt``, ``histogram.txt`` and ``grades.csv`` in ``out``, each
+    replaced atomically, the gradebook last. A feedback file that cannot be written does not
+    stop the others: what went wrong is returned, one line per file, for the summary."""
+    problems: list[str] = []
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
+    names = feedback_names(r.student for r in results)
     for r in results:
-        (feedback / f"{safe_name(r.student)}.txt").write_text(
-            feedback_text(r, title), encoding="utf-8"
-        )
+        try:
+            write_atomic(feedback / names[r.student], feedback_text(r, title))
+        except OSError as err:
+            problems.append(f"feedback of {r.student} not written: {err}")
     maximum = max((r.max_score for r in results), default=0.0)
-    (out / "histogram.txt").write_text(
-        "\n".join(histogram([r.score for r in results], maximum)) + "\n", encoding="utf-8"
+    write_atomic(
+        out / "histogram.txt", "\n".join(histogram([r.score for r in results], maximum)) + "\n"
     )
+    # The csv module ends rows with CRLF; newline="" keeps them as they are.
+    write_atomic(out / "grades.csv", gradebook_text(results), newline="")
+    return problems

@@ -24,6 +24,7 @@ from typing import Any
 from ._assignments import Assignment, load_assignment
 from ._boards import describe_board
 from ._errors import UsageError
+from ._files import write_atomic
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._programs import program_name
 from ._roster import RosterStudent, read_roster
@@ -77,7 +78,7 @@ def _secret(out: Path, given: str | None) -> tuple[str, str]:
         return kept.read_text(encoding="utf-8").strip(), f"secret: reused from {kept}"
     out.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_urlsafe(24)
-    kept.write_text(secret + "\n", encoding="utf-8")
+    write_atomic(kept, secret + "\n")  # made with mode 600: never readable by others
     kept.chmod(0o600)
     note = (
         f"secret: new, kept in {kept}; keep it (or pass --secret) to remake the same boards, "

@@ -4,7 +4,8 @@
    test boards, one board at a time and two at a time.
 2. The grader's overhead per run: one board graded through the engine (temporary folder,
    copy, the limits launcher, reading, parsing, marking) against a bare
-   ``python3 submission.py board.json`` run side by side, interleaved.
+   ``python3 submission.py board.json`` run side by side, interleaved, at every isolation
+   level this machine allows (``process``, ``user`` as root, ``namespace`` with bubblewrap).
 
 Medians over several runs; figures are machine-dependent, quote them with the machine.
 """
@@ -24,7 +25,9 @@ from pathlib import Path
 
 from autograder import load_assignment
 from autograder._engine import grade_submission, run_case
+from autograder._errors import UsageError
 from autograder._examples import render_examples
+from autograder._sandbox import LEVELS, detect_isolation
 from reference_solutions import answer_key
 
 
@@ -65,20 +68,32 @@ def main() -> None:
     board = tmp / "board.json"
     board.write_text(json.dumps(cases[0].board))
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-    bare, graded = [], []
+    levels = {}
+    for level in LEVELS:
+        try:
+            levels[level] = detect_isolation(level)
+        except UsageError as err:
+            print(f"\n(level {level} not measured: {err})")
+    bare: list[float] = []
+    graded: dict[str, list[float]] = {level: [] for level in levels}
     for _ in range(3 * args.runs):
         start = time.perf_counter()
         subprocess.run([sys.executable, str(program), str(board)], check=True, env=env,
                        stdout=subprocess.DEVNULL)  # fmt: skip
         bare.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        run_case(program, program, cases[0], assignment, assignment.limits)
-        graded.append(time.perf_counter() - start)
-    b, g = statistics.median(bare), statistics.median(graded)
+        for level, isolation in levels.items():
+            start = time.perf_counter()
+            result = run_case(program, program, cases[0], assignment, assignment.limits,
+                              isolation=isolation)  # fmt: skip
+            graded[level].append(time.perf_counter() - start)
+            assert result.status == "passed", result
+    b = statistics.median(bare)
     print(f"\none board, median of {len(bare)} interleaved runs:")
     print(f"  bare python3 submission.py board.json: {1000 * b:7.1f} ms")
-    print(f"  through the grader (run + parse + mark): {1000 * g:7.1f} ms")
-    print(f"  overhead: {1000 * (g - b):+.1f} ms per run ({g / b:.2f}x)")
+    for level, times in graded.items():
+        g = statistics.median(times)
+        print(f"  through the grader at level {level + ':':<10} {1000 * g:7.1f} ms"
+              f"  overhead {1000 * (g - b):+6.1f} ms ({g / b:.2f}x)")  # fmt: skip
 
 
 if __name__ == "__main__":

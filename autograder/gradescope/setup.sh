@@ -27,6 +27,19 @@ if ! "$PYTHON" -m venv --clear "$ROOT/venv"; then
     "$PYTHON" -m venv --clear "$ROOT/venv"
 fi
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
-"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/project"
+# Only the dependencies go into the venv: submissions run with its Python, so the project
+# itself (reference solutions included) stays in $SOURCE, which is closed to them.
+"$ROOT/venv/bin/python" - "$SOURCE/project/pyproject.toml" > "$ROOT/requirements.txt" <<'END'
+import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    print("\n".join(tomllib.load(file)["project"]["dependencies"]))
+END
+"$ROOT/venv/bin/python" -m pip install --quiet -r "$ROOT/requirements.txt"
+# bubblewrap gives submissions no network and a read-only view of the system, where the
+# machine allows namespaces; without it they still run as an unprivileged user.
+if ! command -v bwrap >/dev/null 2>&1; then
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap; } \
+        || echo "bubblewrap not installed: submissions will run at the 'user' level"
+fi
 PYTHONPATH="$SOURCE/project" "$ROOT/venv/bin/python" -m autograder list >/dev/null
 echo "autograder installed in $ROOT/venv"

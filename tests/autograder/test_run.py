@@ -7,9 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+from autograder import grade_submission, load_assignment
 from autograder._assignments import Limits
 from autograder._run import clean_environment, run_limited
+from reference_solutions import answer_key
 
+CLASSIC_PUBLIC = answer_key("classic", hidden=False)
 LIMITS = Limits(timeout=2.0, cpu=2.0, memory_mb=512, output_kb=64)
 
 
@@ -94,7 +97,27 @@ def test_memory_bomb_fails_inside_the_limit(tmp_path):
 
 def test_cpu_limit_ends_a_busy_program(tmp_path):
     result = run(tmp_path, "while True:\n    pass\n", Limits(timeout=10.0, cpu=1.0))
-    assert result.status == "signal" and result.signal_name in ("SIGXCPU", "SIGKILL")
+    assert result.status == "cpu-limit" and result.signal_name in ("SIGXCPU", "SIGKILL")
+    # The kernel's CPU accounting is coarse: the limit of 1 s can read as a little under it.
+    assert result.seconds < 5 and result.cpu_seconds >= 0.9
+
+
+def test_a_program_that_ignores_sigxcpu_is_still_stopped_by_its_cpu_time(tmp_path):
+    source = "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    result = run(tmp_path, source, Limits(timeout=10.0, cpu=1.0))
+    assert result.status == "cpu-limit" and result.signal_name == "SIGKILL"
+    assert result.cpu_seconds >= 1.9  # the hard limit, a second after the ignored SIGXCPU
+
+
+def test_running_out_of_cpu_time_is_a_timeout_in_the_feedback(tmp_path):
+    busy = tmp_path / "busy.py"
+    busy.write_text("while True:\n    pass\n")
+    limits = Limits(timeout=10.0, cpu=1.0)
+    result = grade_submission(load_assignment("classic"), busy, CLASSIC_PUBLIC[:1],
+                              limits=limits, isolation="process")  # fmt: skip
+    (test,) = result.tests
+    assert test.status == "timeout"
+    assert test.feedback[0] == "used up its CPU time limit of 1 s for one board"
 
 
 def test_environment_is_clean(tmp_path, monkeypatch):

@@ -1,0 +1,334 @@
+"""How strongly a submission is kept apart from the grader, and the command that does it.
+
+Three levels, weakest first (README, "Threat model"):
+
+``process``
+    Resource limits, a session of its own, a clean environment and a fresh temporary folder.
+    The program runs as the grader's own user: it can read what the grader can.
+``user``
+    When the grader is root: the program also runs as an unprivileged user of its own (one
+    uid per concurrent run), the answer material is closed to that user, and every process
+    left with that uid is killed when the run ends.
+``namespace``
+    bubblewrap: no network, its own process tree (all of it dies with the run), a read-only
+    view of only the system and the Python installation, with the answer material hidden and
+    only its temporary folder writable. As root, combined with the unprivileged user.
+
+:func:`detect_isolation` tries each level with a trivial program, once per process, and
+picks the strongest that works, unless ``$AUTOGRADER_ISOLATION`` or ``isolation=`` asks for
+a particular one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import os
+import shutil
+import signal
+import stat
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._errors import UsageError
+
+__all__ = ["LEVELS", "Isolation", "detect_isolation", "secret_paths"]
+
+LEVELS = ("process", "user", "namespace")  # weakest first
+LAUNCHER = Path(__file__).resolve().parent / "_launch.py"
+LAUNCHER_INSIDE = "/run/grader/launch.py"
+ENV = "AUTOGRADER_ISOLATION"
+FIRST_UID = 61000  # uids FIRST_UID .. FIRST_UID + UIDS - 1 are lent to runs, one at a time
+UIDS = 256
+TMP_MB = 16  # the private /tmp of a namespace run lives in memory: keep it small
+# System folders a Python program needs, mounted read-only at the namespace level.
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+       "/etc/alternatives", "/etc/ssl/certs")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The level runs get, with why each stronger level was not used."""
+
+    level: str
+    bwrap: str | None = None
+    drop_user: bool = False  # run as a lent unprivileged uid (the grader is root)
+    unavailable: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        why = "; ".join(self.unavailable)
+        return self.level + (f" (stronger levels unavailable: {why})" if why else "")
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def secret_paths(*extra: str | Path | None) -> tuple[Path, ...]:
+    """What a submission must never read: the reference solutions, the assignments (their
+    seeds rebuild the hidden boards), a checkout's examples and tests, plus ``extra``
+    (submissions, results, manifests)."""
+    import reference_solutions
+
+    from ._assignments import assignments_dir
+
+    paths = [Path(reference_solutions.__file__).resolve().parent, assignments_dir().resolve()]
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file():
+        paths += [root / name for name in ("examples", "tests", "benchmarks", ".git")]
+    paths += [Path(p).resolve() for p in extra if p]
+    return tuple(dict.fromkeys(p for p in paths if p.exists()))
+
+
+# -- lending uids ---------------------------------------------------------------------------
+
+
+def _lock_folder() -> Path:
+    """Root's own folder for the uid locks: a run's user must not be able to touch it."""
+    for base in ("/run/lock", "/run", tempfile.gettempdir()):
+        if os.path.isdir(base) and os.access(base, os.W_OK):
+            folder = Path(base) / "autograder-uids"
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir(mode=0o700)
+            info = folder.lstat()
+            if stat.S_ISDIR(info.st_mode) and info.st_uid == 0 and not info.st_mode & 0o077:
+                return folder
+    raise UsageError("isolation", "no private folder for uid locks (tried /run/lock, /run, /tmp)")
+
+
+_held: set[int] = set()
+_held_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def lent_uid() -> Iterator[int]:
+    """A uid no other run (in this or another grader process) is using, for one run."""
+    folder = _lock_folder()
+    for k in range(UIDS):
+        uid = FIRST_UID + k
+        with _held_lock:
+            if uid in _held:
+                continue
+            _held.add(uid)
+        handle = os.open(folder / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            with _held_lock:
+                _held.discard(uid)
+            continue
+        try:
+            yield uid
+        finally:
+            os.close(handle)
+            with _held_lock:
+                _held.discard(uid)
+        return
+    raise UsageError("isolation", f"all {UIDS} run uids from {FIRST_UID} are in use")
+
+
+def _processes_of(uid: int) -> list[int]:
+    pids = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    pids.append(int(entry.name))
+    return pids
+
+
+def kill_user(uid: int) -> None:
+    """Kill every process of ``uid``: whatever a run left behind, however it detached. A
+    process may fork while the signals go round, so look again until nobody is left."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        pids = _processes_of(uid)
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)
+
+
+def hand_over(folder: Path, uid: int) -> None:
+    """Give the run's folder to its user (the grader, as root, keeps full access)."""
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, uid, uid)
+
+
+def close_to_others(paths: Sequence[Path]) -> None:
+    """Take every permission from "others" on the answer material: a lent uid is always an
+    "other" (its group is its own)."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            mode = path.lstat().st_mode
+            if not stat.S_ISLNK(mode) and mode & 0o007:
+                path.chmod(stat.S_IMODE(mode) & ~0o007)
+
+
+# -- the bubblewrap command -----------------------------------------------------------------
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = Path(path).parts[1:-1]
+    return ["/" + "/".join(parts[: k + 1]) for k in range(len(parts))]
+
+
+class _Mounts:
+    """bubblewrap arguments; parent folders it creates are 0755, not its default 0700, so a
+    dropped uid can walk to what is mounted."""
+
+    def __init__(self) -> None:
+        self.args: list[str] = []
+        self.made: set[str] = {"/"}
+
+    def _parents(self, path: str) -> None:
+        for parent in _ancestors(path):
+            if parent not in self.made:
+                self.args += ["--perms", "0755", "--dir", parent]
+                self.made.add(parent)
+
+    def read_only(self, source: str, target: str | None = None) -> None:
+        target = target or source
+        self._parents(target)
+        self.args += ["--ro-bind", source, target]
+        self.made.add(target)
+
+    def symlink(self, link_target: str, path: str) -> None:
+        self._parents(path)
+        self.args += ["--symlink", link_target, path]
+        self.made.add(path)
+
+    def writable(self, path: str) -> None:
+        self._parents(path)
+        self.args += ["--bind", path, path]
+        self.made.add(path)
+
+    def hide(self, path: Path) -> None:
+        if path.is_dir():
+            self.args += ["--perms", "0000", "--tmpfs", str(path)]
+        else:
+            self.args += ["--ro-bind", "/dev/null", str(path)]
+
+
+def _python_trees() -> list[str]:
+    """Folders the submission's Python needs: its installation and this environment's
+    packages (numpy, scipy)."""
+    paths = sysconfig.get_paths()
+    interpreter_home = str(Path(sys.executable).resolve().parent.parent)
+    trees = {sys.base_prefix, sys.prefix, paths["purelib"], paths["platlib"], interpreter_home}
+    real = sorted({os.path.realpath(t) for t in trees} | trees)
+    kept: list[str] = []
+    for tree in real:
+        if os.path.isdir(tree) and not any(tree.startswith(k.rstrip("/") + "/") for k in kept):
+            kept = [k for k in kept if not k.startswith(tree.rstrip("/") + "/")] + [tree]
+    return kept
+
+
+def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[Path]) -> list[str]:
+    """The bubblewrap prefix for a run in ``work`` (its only writable folder)."""
+    assert isolation.bwrap
+    mounts = _Mounts()
+    for path in SYSTEM:
+        if os.path.islink(path):
+            mounts.symlink(os.readlink(path), path)
+        elif os.path.isdir(path):
+            mounts.read_only(path)
+    for path in ETC:
+        if os.path.exists(path):
+            mounts.read_only(path)
+    trees = _python_trees()
+    for tree in trees:
+        mounts.read_only(tree)
+    for path in hidden:
+        # Only what lies inside a mounted tree is visible at all; cover that.
+        if any(str(path) == t or str(path).startswith(t.rstrip("/") + "/") for t in trees):
+            mounts.hide(path)
+    mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
+    command = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net",
+               "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
+               "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
+               "--perms", "0755", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp"]  # fmt: skip
+    mounts.made.add("/tmp")
+    if isolation.drop_user:
+        # Root sets up the mounts, then the launcher inside drops to the lent uid (losing
+        # these two capabilities with it).
+        command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        command += ["--unshare-user"]
+    mounts.writable(str(work))
+    return [*command, *mounts.args, "--chdir", str(cwd), "--"]
+
+
+# -- detection ------------------------------------------------------------------------------
+
+
+def _probe(isolation: Isolation) -> str:
+    """Run a trivial program at this level: ``""`` if it worked, else why not."""
+    from ._assignments import Limits
+    from ._run import clean_environment, run_limited
+
+    work = Path(tempfile.mkdtemp(prefix="autograder-probe-"))
+    try:
+        program = work / "probe.py"
+        program.write_text("import json\nprint('ok')\n", encoding="utf-8")
+        argv = [sys.executable, "-E", "-s", str(program)]
+        limits = Limits(timeout=30, cpu=10, memory_mb=1024, output_kb=4)
+        run = run_limited(argv, work, clean_environment(work), limits, isolation=isolation,
+                          work=work)  # fmt: skip
+        if run.status == "exited" and run.returncode == 0 and run.stdout.strip() == b"ok":
+            return ""
+        tail = run.stderr_tail.decode("utf-8", "replace").strip().splitlines()
+        return tail[-1] if tail else f"probe ended: {run.status} {run.returncode}"
+    except OSError as err:
+        return str(err)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@functools.cache
+def _strongest(wanted: str) -> Isolation:
+    unavailable: list[str] = []
+    root = _is_root()
+    bwrap = shutil.which("bwrap")
+    order = LEVELS[::-1] if wanted == "strongest" else (wanted,)
+    for level in order:
+        if level == "namespace":
+            if not bwrap:
+                unavailable.append("namespace: bubblewrap (bwrap) is not installed")
+                continue
+            candidate = Isolation("namespace", bwrap, drop_user=root)
+        elif level == "user":
+            if not root:
+                unavailable.append("user: the grader is not root, so it cannot switch users")
+                continue
+            candidate = Isolation("user", drop_user=True)
+        else:
+            candidate = Isolation("process")
+        why = _probe(candidate)
+        if not why:
+            return Isolation(candidate.level, candidate.bwrap, candidate.drop_user,
+                             tuple(unavailable))  # fmt: skip
+        unavailable.append(f"{level}: {why}")
+    raise UsageError(f"isolation {wanted!r}", "not available here: " + "; ".join(unavailable))
+
+
+def detect_isolation(wanted: str | None = None) -> Isolation:
+    """The strongest level that works here, or exactly ``wanted`` (``$AUTOGRADER_ISOLATION``
+    by default): one of ``namespace``, ``user``, ``process`` or ``strongest``."""
+    wanted = wanted or os.environ.get(ENV) or "strongest"
+    if wanted not in (*LEVELS, "strongest"):
+        raise UsageError(
+            f"isolation {wanted!r}", f"unknown level; choose one of {', '.join(LEVELS)}, strongest"
+        )
+    return _strongest(wanted)
