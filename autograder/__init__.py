@@ -36,10 +36,12 @@ from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
 from ._programs import render_program
 from ._roster import Roster, RosterStudent, read_roster
+from ._sandbox import LEVELS, Isolation, detect_isolation
 from ._submissions import Submission, find_submissions
 from ._variants import VariantsReport, make_variants
 
 __all__ = [
+    "LEVELS",
     "STANDARD_JUMPS",
     "Answer",
     "Assignment",
@@ -49,6 +51,7 @@ __all__ = [
     "Entry",
     "Expected",
     "GoalUnreachable",
+    "Isolation",
     "JumpBoard",
     "Limits",
     "LoadedBoard",
@@ -72,6 +75,7 @@ __all__ = [
     "build_gradescope",
     "check_submission",
     "describe_board",
+    "detect_isolation",
     "find_program",
     "find_submissions",
     "grade_folder",

@@ -14,8 +14,12 @@ numbers will not pass: solve the board you are given.
 """
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,26 +35,82 @@ def _load():
     return Expected, OutputError, parse_output, mark
 
 
-def _run(program, board, timeout):
-    """Run the program; return (stdout text, a line saying why it failed, or None)."""
+def _reader(stream, keep, cap, full):
+    """Read ``stream`` to its end, keeping at most ``cap`` bytes; set ``full`` past it."""
+    kept = 0
+    while True:
+        chunk = stream.read(65536)
+        if not chunk:
+            return
+        if kept < cap:
+            keep.append(chunk[: cap - kept])
+            kept += len(keep[-1])
+        if kept >= cap:
+            full.set()
+
+
+def _stop(process):
+    """Kill the program and, on POSIX, everything it started (its own process group)."""
     try:
-        done = subprocess.run(
-            [sys.executable, str(program), str(board)],
-            cwd=str(program.parent),
-            capture_output=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return "", f"stopped after {timeout:g} s: the time limit for one board"
-    stderr = done.stderr.decode("utf-8", errors="replace").rstrip()
-    if done.returncode != 0:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except OSError:
+        pass
+
+
+def _run(program, board, timeout, output_kb):
+    """Run the program; return (stdout text, a line saying why it failed, or None).
+
+    Output is read by threads that keep only the first ``output_kb`` (a print in an endless
+    loop must not eat the memory), and a child left holding the pipes cannot hang the check.
+    """
+    process = subprocess.Popen(
+        [sys.executable, str(program), str(board)],
+        cwd=str(program.parent),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=os.name == "posix",
+    )
+    out, err, full = [], [], threading.Event()
+    readers = [
+        threading.Thread(target=_reader, args=(process.stdout, out, output_kb * 1024, full)),
+        threading.Thread(target=_reader, args=(process.stderr, err, 64 * 1024, threading.Event())),
+    ]
+    for reader in readers:
+        reader.daemon = True
+        reader.start()
+    deadline = time.monotonic() + timeout
+    why = None
+    while process.poll() is None:
+        if full.is_set():
+            why = f"printed more than {output_kb} KB; stopped"
+        elif time.monotonic() >= deadline:
+            why = f"stopped after {timeout:g} s: the time limit for one board"
+        if why:
+            break
+        time.sleep(0.02)
+    _stop(process)
+    process.wait()
+    for reader in readers:
+        reader.join(timeout=1.0)  # whatever is still holding the pipes is not waited for
+    if why is None and full.is_set():
+        why = f"printed more than {output_kb} KB; stopped"
+    if why is not None:
+        return "", why
+    stderr = b"".join(err).decode("utf-8", errors="replace").rstrip()
+    if process.returncode != 0:
         lines = stderr.splitlines()[-12:]
         if any("NotImplementedError" in line for line in lines):
             why = "the solving function still raises NotImplementedError"
+        elif process.returncode < 0:
+            why = f"killed by signal {-process.returncode}"
         else:
-            why = f"exited with status {done.returncode}"
+            why = f"exited with status {process.returncode}"
         return "", "\n".join([why, "standard error (last lines):", *lines])
-    return done.stdout.decode("utf-8", errors="replace"), None
+    return b"".join(out).decode("utf-8", errors="replace"), None
 
 
 def _self_check(check, output, numbers):
@@ -75,7 +135,8 @@ def main(argv):
     Expected, OutputError, parse_output, mark = _load()
     expected = Expected.from_json(key["expected"])
     print(f"{key['title']}: checking {program.name} on your board ({key['board_description']})")
-    text, failed = _run(program, HERE / key["board"], float(key["timeout"]))
+    limit = float(key["timeout"])
+    text, failed = _run(program, HERE / key["board"], limit, int(key.get("output_kb", 1024)))
     if failed is not None:
         print(failed)
         print("\nnot yet: fix what is listed above and run the check again.")

@@ -119,7 +119,7 @@ def run_limited(
                    "uid": uid, "nproc": limits.processes}  # fmt: skip
         if uid is not None:
             hand_over(work, uid)
-            stack.callback(kill_user, uid)
+            stack.callback(kill_user, uid, work)
         elif os.getuid() != 0:
             payload["nproc"] = limits.processes + _own_processes()
         launcher = [sys.executable, "-I", "-S"]

@@ -146,18 +146,35 @@ def _processes_of(uid: int) -> list[int]:
     return pids
 
 
-def kill_user(uid: int) -> None:
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")  # where any user may leave files
+
+
+def kill_user(uid: int, keep: Path | None = None) -> None:
     """Kill every process of ``uid``: whatever a run left behind, however it detached. A
-    process may fork while the signals go round, so look again until nobody is left."""
+    process may fork while the signals go round, so look again until nobody is left. Then
+    remove what it left in the shared temporary folders, so the next run with this uid
+    starts clean (all but ``keep``, the run's own folder, which its caller removes)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         pids = _processes_of(uid)
         if not pids:
-            return
+            break
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.005)
+    for shared in SHARED_TMP:
+        with contextlib.suppress(OSError), os.scandir(shared) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid != uid or (
+                        keep is not None and entry.path == os.fspath(keep)
+                    ):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        os.unlink(entry.path)
 
 
 def hand_over(folder: Path, uid: int) -> None:

@@ -111,6 +111,7 @@ def _bundle_files(
         "self_check": material.self_check,
         "value_tolerance": assignment.value_tolerance,
         "timeout": assignment.limits.timeout,
+        "output_kb": assignment.limits.output_kb,
         "expected": material.expected.to_json(),
     }
     files = {

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -246,6 +247,34 @@ def test_the_bundled_check_names_the_wrong_square_as_the_grader_does(made, tmp_p
     assert result.returncode == 1
     assert "99 of 100 entries right" in result.stdout
     assert f"square 57: printed {values[57] + 1:.2f}, expected {values[57]:.2f}" in result.stdout
+
+
+RUNAWAYS = {
+    "flood": ("while True:\n    print('1: 2.00 ' * 20)\n", "printed more than 1024 KB; stopped"),
+    "endless": ("while True:\n    pass\n", "stopped after 2 s: the time limit for one board"),
+    # The program exits at once but a grandchild keeps the output pipe open for a minute.
+    "child": (
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n    time.sleep(60)\n    sys.exit(0)\n"
+        "print('Expected turns per game: 1.00')\n",
+        "output not readable",
+    ),
+    "killed": ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "killed by signal 9"),
+}
+
+
+@pytest.mark.parametrize("runaway", sorted(RUNAWAYS))
+def test_the_bundled_check_stops_a_runaway_program_and_says_why(made, tmp_path, runaway):
+    source, why = RUNAWAYS[runaway]
+    bundle = unpacked(made, tmp_path, made[1].manifest.students[5].id)
+    key = json.loads((bundle / "expected.json").read_text())
+    (bundle / "expected.json").write_text(json.dumps({**key, "timeout": 2}))
+    (bundle / "runaway.py").write_text(source)
+    started = time.monotonic()
+    result = check(bundle, "runaway.py")
+    assert time.monotonic() - started < 20  # the child's minute is not waited for
+    assert result.returncode == 1
+    assert why in result.stdout
 
 
 def test_grading_with_a_manifest_reports_strangers_doubles_and_no_shows(made, tmp_path):
