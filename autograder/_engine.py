@@ -6,14 +6,16 @@ only copies files, reads bytes and compares numbers.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any
 
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
+from ._files import remove_tree
 from ._parse import OutputError, parse_output
 from ._programs import program_name
 from ._run import Run, clean_environment, run_limited
@@ -175,26 +178,20 @@ def is_module_only(source: str) -> bool:
     return bool(re.search(r"^def\s+markovDecision\s*\(", source, re.M)) and "__main__" not in source
 
 
-def _remove(folder: Path) -> None:
-    def unlock(function: Callable[..., Any], path: str, _exc: object) -> None:
-        parent = Path(path).parent
-        parent.chmod(parent.stat().st_mode | stat.S_IWUSR | stat.S_IXUSR)
-        function(path)
-
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(folder, onexc=unlock)
-    else:
-        shutil.rmtree(folder, onerror=unlock)
-
-
 # --- one board -------------------------------------------------------------------------------
+
+
+# Control characters other than tab, shown escaped: feedback read in a terminal must not run
+# a program's escape sequences.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
     text = run.stderr_tail.decode("utf-8", errors="replace").rstrip()
     if folder is not None:  # tracebacks name the temporary folder; the student's file is enough
         text = text.replace(f"{folder}/", "")
-    return text.splitlines()[-STDERR_LINES:]
+    lines = text.splitlines()[-STDERR_LINES:]
+    return [_CONTROL.sub(lambda m: repr(m.group())[1:-1], line) for line in lines]
 
 
 def _exception_name(run: Run) -> str:
@@ -301,6 +298,32 @@ def _grade_run(
                       staff=staff)  # fmt: skip
 
 
+RUN_PREFIX = "autograder-run-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+@functools.cache
+def _sweep_stale_runs() -> None:
+    """Remove the run folders of graders that were killed before they could (their names
+    carry the grader's pid), once per process."""
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            pid = entry.name[len(RUN_PREFIX) :].split("-", 1)[0]
+            if not entry.name.startswith(RUN_PREFIX) or not pid.isdigit():
+                continue
+            if not _alive(int(pid)) and entry.is_dir(follow_symlinks=False):
+                remove_tree(entry.path)
+
+
 def run_case(
     program: Path,
     submission: Path,
@@ -313,7 +336,8 @@ def run_case(
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
     ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it."""
-    work = Path(tempfile.mkdtemp(prefix="autograder-run-"))
+    _sweep_stale_runs()
+    work = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-"))
     try:
         home = work / "submission"
         home.mkdir()
@@ -332,7 +356,7 @@ def run_case(
                           isolation=isolation, work=work, hidden=hidden)  # fmt: skip
         return _grade_run(case, run, assignment, limits, home, quote_output)
     finally:
-        _remove(work)
+        remove_tree(work)
 
 
 def grade_submission(

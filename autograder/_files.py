@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["remove_temporaries", "sync_folder", "write_atomic"]
+__all__ = ["remove_temporaries", "remove_tree", "sync_folder", "write_atomic"]
 
 # Temporary files are named ".autograder-<random>.tmp": hidden, so a folder of submissions
 # skips them, short whatever the target's name, and recognisable, so that a later run can
@@ -54,3 +55,69 @@ def remove_temporaries(folder: Path) -> None:
     for stale in folder.glob(f"{_PREFIX}*{_SUFFIX}"):
         with contextlib.suppress(OSError):
             stale.unlink()
+
+
+def remove_tree(folder: str | Path) -> None:
+    """Delete ``folder`` and everything in it, however deep and whatever permissions a
+    program left on it. A program can nest folders past what a path can name, and
+    ``shutil.rmtree`` recurses in Python, so this walks with one open folder at a time and
+    names relative to it. Never follows links; what cannot go is left and skipped."""
+    top = os.fspath(folder)
+    try:
+        info = os.lstat(top)
+    except OSError:
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        with contextlib.suppress(OSError):
+            os.unlink(top)
+        return
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    with contextlib.suppress(OSError):
+        os.chmod(top, 0o700)
+    try:
+        here = os.open(top, flags)
+    except OSError:
+        return
+    below: list[str] = []  # names from ``top`` down to ``here``
+    stuck: set[tuple[int, int]] = set()  # folders that could not be entered or removed
+    while True:
+        inner = None
+        with os.scandir(here) as entries:
+            for entry in entries:
+                try:
+                    is_folder = entry.is_dir(follow_symlinks=False)
+                    key = (entry.stat(follow_symlinks=False).st_dev, entry.inode())
+                except OSError:
+                    continue
+                if not is_folder:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.name, dir_fd=here)
+                elif key not in stuck:
+                    inner = entry.name, key
+                    break
+        if inner is not None:
+            name, key = inner
+            with contextlib.suppress(OSError):
+                os.chmod(name, 0o700, dir_fd=here)
+            try:
+                child = os.open(name, flags, dir_fd=here)
+            except OSError:
+                stuck.add(key)
+                continue
+            os.close(here)
+            here = child
+            below.append(name)
+            continue
+        if not below:
+            os.close(here)
+            with contextlib.suppress(OSError):
+                os.rmdir(top)
+            return
+        done = os.fstat(here)
+        parent = os.open("..", flags, dir_fd=here)
+        os.close(here)
+        here = parent
+        try:
+            os.rmdir(below.pop(), dir_fd=here)
+        except OSError:
+            stuck.add((done.st_dev, done.st_ino))

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._errors import UsageError
+from ._files import remove_tree
 
 __all__ = ["LEVELS", "Isolation", "detect_isolation", "secret_paths"]
 
@@ -127,6 +128,8 @@ def lent_uid() -> Iterator[int]:
                 _held.discard(uid)
             continue
         try:
+            # A grader killed in mid-run could not clean up after this uid: do it now.
+            kill_user(uid)
             yield uid
         finally:
             os.close(handle)
@@ -137,11 +140,17 @@ def lent_uid() -> Iterator[int]:
 
 
 def _processes_of(uid: int) -> list[int]:
+    """Live processes of ``uid``. Zombies are left out: they are dead already, and whoever
+    adopted them reaps them when it will."""
     pids = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if entry.stat().st_uid == uid:
+            with contextlib.suppress(OSError, IndexError):
+                if entry.stat().st_uid != uid:
+                    continue
+                with open(f"/proc/{entry.name}/stat", "rb") as file:
+                    state = file.read().rsplit(b")", 1)[1].split()[0]
+                if state not in (b"Z", b"X"):
                     pids.append(int(entry.name))
     return pids
 
@@ -171,10 +180,7 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
                         keep is not None and entry.path == os.fspath(keep)
                     ):
                         continue
-                    if entry.is_dir(follow_symlinks=False):
-                        shutil.rmtree(entry.path, ignore_errors=True)
-                    else:
-                        os.unlink(entry.path)
+                    remove_tree(entry.path)
 
 
 def hand_over(folder: Path, uid: int) -> None:
