@@ -312,7 +312,10 @@ def _probe(isolation: Isolation) -> str:
         if run.status == "exited" and run.returncode == 0 and run.stdout.strip() == b"ok":
             return ""
         tail = run.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return tail[-1] if tail else f"probe ended: {run.status} {run.returncode}"
+        why = tail[-1] if tail else f"the probe ended: {run.status} {run.returncode}"
+        if isolation.drop_user:  # most often a folder on the way to Python is closed (/root)
+            why += f" (starting {sys.executable} as an unprivileged user)"
+        return why
     except OSError as err:
         return str(err)
     finally:
