@@ -16,7 +16,14 @@ from ._formats import board_rows
 __all__ = ["OutputError", "Printed", "parse_output"]
 
 _ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
-_GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*\S+\s*)+")
+# An entry's value takes the whole non-space run and never gives part of it back: with a
+# plain ``\S+`` a run like "1:11:11:1..." splits into entries in exponentially many ways, so
+# a line as short as "1:1" * 25 + " x" (77 characters) after a table header hung the grader.
+# ``(?=(\S+))\1`` is the atomic form that also compiles on Python 3.10, where the students'
+# copy of this module (check.py) may run; Python 3.11's possessive ``\S++`` does not.
+# ``_ENTRY.finditer`` reads a value as the whole run anyway; the only lines no longer taken
+# for grid lines are ones it would have read only in part (e.g. "1:23 : 4").
+_GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*(?=(\S+))\1\s*)+")
 _TRAP_ROW = re.compile(r"\s*(\d+)\s+(\S+)\s+(\S+)\s*")
 _NUMBER = r"\s*(\S+)\s*"
 
@@ -45,6 +52,16 @@ def _number(token: str, line: int, what: str, quote: bool = True) -> float:
     except ValueError:
         shown = f"{token[:40]!r}" if quote else "a word"
         raise OutputError(line, f"{shown} is not a number ({what})") from None
+
+
+def _square(digits: str, line: int, not_on: str) -> int:
+    """The square number ``digits`` (a run of ``\\d``), or an :class:`OutputError`."""
+    # int() refuses more than 4300 digits (Python's int_max_str_digits) with a bare
+    # ValueError, so a line "111...1: 0.00" of 5000 digits crashed the parser instead of being
+    # reported. No square needs ten digits; leading zeros are still read as before.
+    if len(digits.lstrip("0")) > 9:
+        raise OutputError(line, f"a square number of {len(digits)} digits is not {not_on}")
+    return int(digits)
 
 
 class _Reader:
@@ -85,7 +102,7 @@ class _Reader:
                 break
             self.used.add(i)
             for m in _ENTRY.finditer(line):
-                square = int(m.group(1))
+                square = _square(m.group(1), i + 1, f"on this board ({what})")
                 if square not in squares:
                     raise OutputError(i + 1, f"square {square} is not on this board ({what})")
                 if square in found:
@@ -152,7 +169,7 @@ def parse_output(text: str, expected: Expected, *, quote: bool = True) -> Printe
             if not m:
                 break
             reader.used.add(i - 1)
-            square = int(m.group(1))
+            square = _square(m.group(1), i, "one of 1..14")
             if not 1 <= square <= 14:
                 raise OutputError(i, f"square {square} is not one of 1..14")
             if square in rows:
@@ -161,6 +178,16 @@ def parse_output(text: str, expected: Expected, *, quote: bool = True) -> Printe
             rows[square] = i
             numbers[str(square)] = _number(m.group(2), i, f"square {square}", reader.quote)
             actions[f"{square}:die"] = m.group(3)
+        # A row printed again just after the table is a repeated block, as in the grids;
+        # anything else there (a 15th square, chatter) is only an ignored line.
+        while i < len(reader.lines) and not reader.lines[i].strip():
+            i += 1
+        again = _TRAP_ROW.fullmatch(reader.lines[i]) if i < len(reader.lines) else None
+        if again and len(again.group(1)) <= 2 and int(again.group(1)) in rows:
+            square = int(again.group(1))
+            raise OutputError(
+                i + 1, f"square {square} appears twice (first on line {rows[square]})"
+            )
         missing = [s for s in range(1, 15) if s not in rows]
         if missing:
             raise OutputError(

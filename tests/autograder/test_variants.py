@@ -359,3 +359,22 @@ def test_a_student_whose_manifest_entry_is_broken_is_told_so(tmp_path):
     assert result.status == "error"
     assert "the entry of student amy" in result.problems[0]
     assert "starts on the goal" in result.problems[0]
+
+
+def test_the_check_support_uses_no_regex_syntax_newer_than_python_3_10():
+    # check.py promises Python 3.10; possessive quantifiers and atomic groups arrived in 3.11
+    # and fail to compile before it, so the students' check would not even start.
+    import ast
+
+    import autograder
+
+    newer = re.compile(r"(?:[+*?}])\+|\(\?>")
+    for module in CHECK_SUPPORT:
+        tree = ast.parse((Path(autograder.__file__).parent / module).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
+                "compile", "match", "fullmatch", "search", "finditer", "findall", "sub",
+            ):  # fmt: skip
+                for arg in node.args[:1]:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        assert not newer.search(arg.value), (module, arg.value)
