@@ -259,9 +259,8 @@ def test_duplicated_line_is_an_error_or_complete(expected, data):
     copy = [*lines[:to], lines[i], *lines[to:]]
     result = parse_or_error("\n".join(copy), expected)
     # Repeated right next to itself, a heading or a table row is an error (a repeated
-    # block), except the last trap-lane row: see the xfail test below.
-    last_trap_row = expected.answer.output == "trap-lane" and i == len(lines) - 2
-    if lines[i].strip() and to in (i, i + 1) and not last_trap_row:
+    # block), the last trap-lane row included.
+    if lines[i].strip() and to in (i, i + 1):
         assert isinstance(result, OutputError), f"accepted line {i + 1} twice"
 
 
