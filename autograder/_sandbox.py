@@ -214,6 +214,7 @@ class _Mounts:
     def __init__(self) -> None:
         self.args: list[str] = []
         self.made: set[str] = {"/"}
+        self.shown: list[str] = []  # host folders the run can read
 
     def _parents(self, path: str) -> None:
         for parent in _ancestors(path):
@@ -226,6 +227,8 @@ class _Mounts:
         self._parents(target)
         self.args += ["--ro-bind", source, target]
         self.made.add(target)
+        if source == target:
+            self.shown.append(source)
 
     def symlink(self, link_target: str, path: str) -> None:
         self._parents(path)
@@ -238,6 +241,10 @@ class _Mounts:
         self.made.add(path)
 
     def hide(self, path: Path) -> None:
+        """Cover ``path`` if it lies inside something mounted (elsewhere it is not there)."""
+        inside = str(path)
+        if not any(inside == t or inside.startswith(t.rstrip("/") + "/") for t in self.shown):
+            return
         if path.is_dir():
             self.args += ["--perms", "0000", "--tmpfs", str(path)]
         else:
@@ -270,13 +277,10 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
     for path in ETC:
         if os.path.exists(path):
             mounts.read_only(path)
-    trees = _python_trees()
-    for tree in trees:
+    for tree in _python_trees():
         mounts.read_only(tree)
     for path in hidden:
-        # Only what lies inside a mounted tree is visible at all; cover that.
-        if any(str(path) == t or str(path).startswith(t.rstrip("/") + "/") for t in trees):
-            mounts.hide(path)
+        mounts.hide(path)
     mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
     command = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",

@@ -4,8 +4,10 @@ namespace run can see. (What each level stops is in test_adversarial.py.)"""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -178,3 +180,27 @@ def test_a_namespace_run_sees_nothing_of_the_host_beyond_the_system_and_python(n
     assert seen["python"] == "True"
     assert seen["interfaces"] == "['lo']"
     assert seen["cwd"] == str(work)
+
+
+@pytest.mark.skipif(not os.access("/usr/local", os.W_OK), reason="needs to write /usr/local")
+def test_answers_under_a_system_folder_are_covered_too(namespace, tmp_path):
+    # reference_solutions installed system-wide (under /usr/local, say) lies inside /usr,
+    # which every namespace run sees, whatever Python does the grading.
+    secret = Path(tempfile.mkdtemp(prefix="autograder-test-answers-", dir="/usr/local/share"))
+    try:
+        (secret / "key.py").write_text("ANSWER = 42\n")
+        secret.chmod(0o755)
+        work = tmp_path / "work"
+        work.mkdir()
+        program = work / "probe.py"
+        program.write_text(
+            f"import os\nprint(os.path.isdir('/usr/local/share'), "
+            f"os.path.exists({str(secret / 'key.py')!r}))\n"
+        )
+        run = run_limited(
+            [sys.executable, "-E", "-s", str(program)], work, clean_environment(work), LIMITS,
+            isolation=namespace, work=work, hidden=[secret],
+        )  # fmt: skip
+        assert run.stdout.decode().split() == ["True", "False"], run.stderr_tail
+    finally:
+        shutil.rmtree(secret)
