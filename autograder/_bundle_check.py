@@ -83,23 +83,17 @@ def _run(program, board, timeout, output_kb):
         reader.daemon = True
         reader.start()
     deadline = time.monotonic() + timeout
-    why = None
-    while process.poll() is None:
-        if full.is_set():
-            why = f"printed more than {output_kb} KB; stopped"
-        elif time.monotonic() >= deadline:
-            why = f"stopped after {timeout:g} s: the time limit for one board"
-        if why:
-            break
+    while process.poll() is None and not full.is_set() and time.monotonic() < deadline:
         time.sleep(0.02)
+    timed_out = process.poll() is None and not full.is_set()
     _stop(process)
     process.wait()
     for reader in readers:
         reader.join(timeout=1.0)  # whatever is still holding the pipes is not waited for
-    if why is None and full.is_set():
-        why = f"printed more than {output_kb} KB; stopped"
-    if why is not None:
-        return "", why
+    if full.is_set():
+        return "", f"printed more than {output_kb} KB; stopped"
+    if timed_out:
+        return "", f"stopped after {timeout:g} s: the time limit for one board"
     stderr = b"".join(err).decode("utf-8", errors="replace").rstrip()
     if process.returncode != 0:
         lines = stderr.splitlines()[-12:]

@@ -30,6 +30,7 @@ from ._sandbox import (
     hand_over,
     kill_user,
     lent_uid,
+    processes_of,
 )
 
 __all__ = ["Run", "clean_environment", "run_limited"]
@@ -83,17 +84,6 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _own_processes() -> int:
-    """Processes of this user now: RLIMIT_NPROC counts them all, not just the run's."""
-    uid = os.getuid()
-    count = 0
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                count += entry.stat().st_uid == uid
-    return count
-
-
 def run_limited(
     argv: Sequence[str],
     cwd: Path,
@@ -121,7 +111,8 @@ def run_limited(
             hand_over(work, uid)
             stack.callback(kill_user, uid, work)
         elif os.getuid() != 0:
-            payload["nproc"] = limits.processes + _own_processes()
+            # RLIMIT_NPROC counts all of this user's processes, not just the run's.
+            payload["nproc"] = limits.processes + len(processes_of(os.getuid(), zombies=True))
         launcher = [sys.executable, "-I", "-S"]
         if isolation.level == "namespace":
             prefix = bwrap_command(isolation, work, cwd, hidden)

@@ -139,19 +139,21 @@ def lent_uid() -> Iterator[int]:
     raise UsageError("isolation", f"all {UIDS} run uids from {FIRST_UID} are in use")
 
 
-def _processes_of(uid: int) -> list[int]:
-    """Live processes of ``uid``. Zombies are left out: they are dead already, and whoever
-    adopted them reaps them when it will."""
+def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
+    """Processes of ``uid``. Zombies only if asked: they are dead already (whoever adopted
+    them reaps them when it will), though RLIMIT_NPROC still counts them."""
     pids = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             with contextlib.suppress(OSError, IndexError):
                 if entry.stat().st_uid != uid:
                     continue
-                with open(f"/proc/{entry.name}/stat", "rb") as file:
-                    state = file.read().rsplit(b")", 1)[1].split()[0]
-                if state not in (b"Z", b"X"):
-                    pids.append(int(entry.name))
+                if not zombies:
+                    with open(f"/proc/{entry.name}/stat", "rb") as file:
+                        state = file.read().rsplit(b")", 1)[1].split()[0]
+                    if state in (b"Z", b"X"):
+                        continue
+                pids.append(int(entry.name))
     return pids
 
 
@@ -165,7 +167,7 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
     starts clean (all but ``keep``, the run's own folder, which its caller removes)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        pids = _processes_of(uid)
+        pids = processes_of(uid)
         if not pids:
             break
         for pid in pids:
@@ -240,6 +242,12 @@ class _Mounts:
         self.args += ["--bind", path, path]
         self.made.add(path)
 
+    def scratch(self, path: str, megabytes: int) -> None:
+        """A writable folder in memory, private to the run."""
+        self._parents(path)
+        self.args += ["--perms", "0755", "--size", str(megabytes << 20), "--tmpfs", path]
+        self.made.add(path)
+
     def hide(self, path: Path) -> None:
         """Cover ``path`` if it lies inside something mounted (elsewhere it is not there)."""
         inside = str(path)
@@ -269,6 +277,8 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
     """The bubblewrap prefix for a run in ``work`` (its only writable folder)."""
     assert isolation.bwrap
     mounts = _Mounts()
+    # First: whatever is mounted later under /tmp (a venv, the run's folder) goes on top.
+    mounts.scratch("/tmp", TMP_MB)
     for path in SYSTEM:
         if os.path.islink(path):
             mounts.symlink(os.readlink(path), path)
@@ -284,9 +294,8 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
     mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
     command = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
-               "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
-               "--perms", "0755", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp"]  # fmt: skip
-    mounts.made.add("/tmp")
+               "--die-with-parent", "--new-session",
+               "--proc", "/proc", "--dev", "/dev"]  # fmt: skip
     if isolation.drop_user:
         # Root sets up the mounts, then the launcher inside drops to the lent uid (losing
         # these two capabilities with it).
