@@ -64,6 +64,7 @@ POINTS = PUBLIC[0].points
 TIMEOUT = 2.0  # per board: an endless program costs two seconds
 LIMITS = ASSIGNMENT.limits.with_timeout(TIMEOUT)
 ROOMY = ASSIGNMENT.limits.with_timeout(10)  # for programs that must get to their end
+HOLD_BOUND = 120  # seconds past the limit: far below the hour a hostile program sleeps
 SYSTEM_PYTHON = "/usr/bin/python3"  # the standard library only, reachable by any uid
 USER = Isolation("user", drop_user=True)
 CONFIG_LINE = "CONFIG = {}  # the test writes its settings here"
@@ -164,7 +165,8 @@ def stray_processes(token: str) -> set[str]:
 
 
 def assert_no_stray_processes(before: set[str], token: str) -> None:
-    deadline = time.monotonic() + 3  # a killed process may take a moment to be reaped
+    # A killed process may take a moment to be reaped; on a busy machine, several.
+    deadline = time.monotonic() + 30
     while (left := stray_processes(token) - before) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left
@@ -461,9 +463,10 @@ def test_a_hostile_program_is_contained(world, name):
     status, feedback, check_report = OUTCOMES[name]
     assert (test.status, result.score) == (status, 0.0), test.feedback
     assert re.fullmatch(feedback, test.feedback[0]), test.feedback
-    assert took < limits.timeout + 4  # a run ends at its limit, whatever it does
-    if status == "output-limit":
-        assert test.seconds < TIMEOUT  # stopped at the cap, not by the clock
+    # A run ends at its limit, whatever it does: these programs would hold the grader for an
+    # hour (or for ever), so a bound far above the limit still tells, however busy the
+    # machine. (An output flood is stopped by the cap: its status says so, not the clock.)
+    assert took < limits.timeout + HOLD_BOUND
     if check_report:
         check_report(world, report(test.staff))
     # No flood reaches the result: standard error is cut to its tail, output not kept.

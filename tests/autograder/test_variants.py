@@ -274,7 +274,8 @@ def test_the_bundled_check_stops_a_runaway_program_and_says_why(made, tmp_path, 
     (bundle / "runaway.py").write_text(source)
     started = time.monotonic()
     result = check(bundle, "runaway.py")
-    assert time.monotonic() - started < 20  # the child's minute is not waited for
+    # The child's minute is not waited for (a bound well under it, so load cannot tell).
+    assert time.monotonic() - started < 45
     assert result.returncode == 1
     assert why in result.stdout
 
