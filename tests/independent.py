@@ -35,7 +35,8 @@ def land(goal: int, table: list[int], overshoot: str, square: int, move: int) ->
             target = goal - (target - goal)
         else:
             target = int(overshoot.split(":")[1])
-    return table[target]
+    # A jump applies where a move ends on another square; a piece that stays takes none.
+    return target if target == square else table[target]
 
 
 def _sweep_until_still(update, values, goal, extra_layers=1, sweeps=400_000):

@@ -23,7 +23,9 @@ from .._solver import Solution
 
 
 def landing(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np.ndarray):
-    """Where a move of ``move`` from ``square`` leaves the piece, jumps applied."""
+    """Where a move of ``move`` from ``square`` leaves the piece: the overshoot rule, then the
+    jump of the square the move ends on, if that is another square. A piece that does not
+    move (a ``stay`` overshoot, a move of 0) takes no jump (docs/rules.md, "Jumps")."""
     goal = board.goal
     target = square + move
     past = target > goal
@@ -35,7 +37,7 @@ def landing(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np
         target = np.where(past, 2 * goal - target, target)
     else:
         target = np.where(past, overshoot.square, target)
-    return board.goes_to[target]
+    return np.where(target == square, target, board.goes_to[target])
 
 
 def check_jump_params(board: JumpBoard, overshoot: Overshoot, longest_move: int) -> None:

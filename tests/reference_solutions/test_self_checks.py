@@ -73,12 +73,44 @@ def test_bounce_differs_from_stay_when_the_walk_back_lands_elsewhere():
     assert values == pytest.approx([3.0, 3.0, 3.0, 0.0], abs=1e-12)
 
 
-def test_a_jump_applies_after_the_overshoot_rule_even_when_the_piece_stays():
-    # RULES.md: "After the move (and overshoot rule) the jump of the square reached
-    # applies." Square 9 starts a chute to 1; valued as if the piece stood there, a spin
-    # that overshoots leaves it on 9, whose chute then applies.
+def test_a_piece_that_stays_put_takes_no_jump():
+    # docs/rules.md, "Jumps": a jump applies where a move ends on another square; a piece
+    # that does not move takes none. Square 9 starts a chute to 1 and is valued as if the
+    # piece stood there: a 1 wins, the five spins that overshoot leave it on 9 with no chute,
+    # so V9 = 1 + 5/6 V9 = 6 (the reading that takes the chute would give 1 + 5/6 V1).
     values, _ = values_of("classic", {"goal": 10, "jumps": [[9, 1]]})
-    assert values[9] == pytest.approx(1 + 5 / 6 * values[1], abs=1e-9)
+    assert values[9] == pytest.approx(6.0, abs=1e-12)
+
+
+def test_standard_board_jump_squares_near_the_goal_by_hand():
+    # From 99 only a 1 finishes: V99 = 6. From 98 a 1 goes to 99 and a 2 wins; the other
+    # four spins overshoot and leave the piece on 98, whose chute to 78 is not taken:
+    # V98 = 1 + (V99 + 4 V98) / 6, so V98 = 6. From 95 the six spins reach 96, 97, 98 (then
+    # 78), 99, 100 or overshoot; 96's spins reach 97, 98 (78), 99, 100 or overshoot twice,
+    # which makes V95 = (6 + V96 + V97 + V78 + V99) / 5 = V96.
+    values, _ = values_of("classic", None)
+    assert values[99] == pytest.approx(6.0, abs=1e-12)
+    assert values[98] == pytest.approx(6.0, abs=1e-12)
+    assert values[95] == pytest.approx(values[96], abs=1e-12)
+    assert f"{values[98]:.2f}" == "6.00"
+
+
+def test_aimed_move_of_zero_on_a_jump_square_takes_no_jump():
+    # goal 10, chute 9 -> 1, noise (1/4, 1/2, 1/4), exact count. From 9, aim 1 moves 0 (stays
+    # on 9, no chute), 1 (wins) or 2 (overshoots, stays on 9): V9 = 1 + V9 / 2 = 2. Aiming
+    # higher only overshoots more often.
+    values, solution = values_of("aimed", {"goal": 10, "jumps": [[9, 1]]})
+    assert values[9] == pytest.approx(2.0, abs=1e-12)
+    assert solution.optimal_actions(9) == ["1"]
+
+
+def test_efron_roll_of_zero_on_a_jump_square_takes_no_jump():
+    # goal 10, chute 9 -> 1, overshoot win. From 9 every die but Black always wins; Black's
+    # two faces of 0 leave the piece on 9 without the chute: Q = 1 + (1/3) V9 = 4/3.
+    values, solution = values_of("efron", {"goal": 10, "jumps": [[9, 1]]})
+    assert values[9] == pytest.approx(1.0, abs=1e-12)
+    black = [p for p in solution.model.pairs_of(9) if solution.model.action_of_pair[p] == 1]
+    assert solution.q_values[black] == pytest.approx([4 / 3], abs=1e-12)
 
 
 def test_boosted_next_to_the_goal_by_hand():

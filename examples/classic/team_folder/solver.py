@@ -8,7 +8,7 @@ def landing(goal, goes_to, overshoot, square, spin):
         target = {"stay": square, "win": goal, "bounce": 2 * goal - target}.get(rule[0])
         if target is None:
             target = int(rule[1])
-    return goes_to[target]
+    return target if target == square else goes_to[target]  # no move, no jump
 
 
 def value_iteration(goal, goes_to, faces, overshoot, tolerance=1e-11):
