@@ -1,97 +1,145 @@
-"""The engine: boards, assignments, print formats and the command line.
+"""The engine: assignments, boards, print formats, running and grading submissions, batches,
+bundles and the Gradescope export.
 
-This package holds no solver, so it may ship to students; expected answers come from
-``reference_solutions`` on the grading side.
+The engine holds no solver and never imports one, so it may ship to students: whatever it
+needs from the grading side (answer keys, a student's own board, the material to hide from
+submissions) comes through an :class:`AnswerSource` that the caller passes in. The names
+below are its public API; ``reference_solutions`` uses nothing else, and the command line
+(``autograder.cli``) is where the two meet.
 """
 
-from ._answer import Answer
-from ._assignments import (
-    Assignment,
-    Limits,
-    TestPlan,
-    VariantPlan,
-    assignment_names,
-    load_assignment,
-)
+from ._answer import Answer, Entry, Objective
+from ._answers import AnswerSource, Variant, with_own_board
+from ._assignments import Assignment, Limits, TestPlan, assignment_names, load_assignment
+from ._batch import Batch, grade_folder, read_results
 from ._boards import (
+    MAX_GOAL,
     STANDARD_JUMPS,
+    TRAP_KINDS,
+    TRAP_LANE_SQUARES,
     Board,
+    BoardFamily,
     JumpBoard,
+    JumpVariantPlan,
     LoadedBoard,
     TrapLayout,
+    TrapVariantPlan,
+    VariantPlan,
+    board_family,
     describe_board,
+    family_names,
     load_board,
     parse_board,
+    register_family,
     standard_board,
 )
-from ._cases import Entry, Expected, TestCase
-from ._check import check_submission
-from ._engine import SubmissionResult, TestResult, find_program, grade_submission
+from ._bundles import VariantsReport, make_variants
+from ._cases import Expected, TestCase
+from ._check import check_submission, check_text
+from ._demo import demo_text
 from ._errors import BoardError, GoalUnreachable, UsageError
-from ._formats import board_rows, render
-from ._grade import Batch, grade_folder, read_results
-from ._gradescope import build_gradescope, run_gradescope
-from ._handouts import render_handout
+from ._examples import render_examples
+from ._formats import (
+    OutputFormat,
+    board_rows,
+    format_names,
+    grid_goal_problem,
+    output_format,
+    register_format,
+    render,
+)
+from ._gradescope import VISIBILITIES, build_gradescope, run_gradescope
+from ._isolation import detect_isolation
+from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
-from ._programs import render_program
+from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
-from ._sandbox import LEVELS, Isolation, detect_isolation
-from ._submissions import Submission, find_submissions
-from ._variants import VariantsReport, make_variants
+from ._sandbox import LEVELS, Isolation, IsolationLevel
+from ._score import Mark, mark
+from ._submission import find_program, grade_submission
+from ._templates import program_name, render_handout, render_program
 
 __all__ = [
     "LEVELS",
+    "MAX_GOAL",
     "STANDARD_JUMPS",
+    "TRAP_KINDS",
+    "TRAP_LANE_SQUARES",
+    "VISIBILITIES",
     "Answer",
+    "AnswerSource",
     "Assignment",
     "Batch",
     "Board",
     "BoardError",
+    "BoardFamily",
     "Entry",
     "Expected",
     "GoalUnreachable",
     "Isolation",
+    "IsolationLevel",
     "JumpBoard",
+    "JumpVariantPlan",
     "Limits",
     "LoadedBoard",
     "Manifest",
+    "Mark",
+    "Objective",
     "OutputError",
+    "OutputFormat",
     "Printed",
     "Roster",
     "RosterStudent",
     "StudentBoard",
     "Submission",
     "SubmissionResult",
+    "SubmissionStatus",
     "TestCase",
     "TestPlan",
     "TestResult",
+    "TestStatus",
     "TrapLayout",
+    "TrapVariantPlan",
     "UsageError",
+    "Variant",
     "VariantPlan",
     "VariantsReport",
     "assignment_names",
+    "board_family",
     "board_rows",
     "build_gradescope",
     "check_submission",
+    "check_text",
+    "demo_text",
     "describe_board",
     "detect_isolation",
+    "family_names",
     "find_program",
     "find_submissions",
+    "format_names",
     "grade_folder",
     "grade_submission",
+    "grid_goal_problem",
     "load_assignment",
     "load_board",
     "load_manifest",
     "make_variants",
+    "mark",
+    "output_format",
     "parse_board",
     "parse_output",
+    "program_name",
     "read_results",
     "read_roster",
+    "register_family",
+    "register_format",
     "render",
+    "render_examples",
     "render_handout",
     "render_program",
     "run_gradescope",
     "standard_board",
+    "with_own_board",
     "write_manifest",
 ]

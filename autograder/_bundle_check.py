@@ -22,17 +22,17 @@ import threading
 import time
 from pathlib import Path
 
+# This file runs on the student's Python, not the project's 3.11+.
+if sys.version_info < (3, 10):  # noqa: UP036
+    sys.exit("check.py needs Python 3.10 or newer")
+
 HERE = Path(__file__).resolve().parent
-SHOWN_WRONG = 10
+sys.path.insert(0, str(HERE))
 
-
-def _load():
-    sys.path.insert(0, str(HERE))
-    from _check._cases import Expected
-    from _check._parse import OutputError, parse_output
-    from _check._score import mark
-
-    return Expected, OutputError, parse_output, mark
+from _check import _texts  # noqa: E402  (the grader's own sentences, parser and scorer)
+from _check._cases import Expected  # noqa: E402
+from _check._parse import OutputError, parse_output  # noqa: E402
+from _check._score import mark  # noqa: E402
 
 
 def _reader(stream, keep, cap, full):
@@ -74,7 +74,9 @@ def _run(program, board, timeout, output_kb):
         stderr=subprocess.PIPE,
         start_new_session=os.name == "posix",
     )
-    out, err, full = [], [], threading.Event()
+    out: list[bytes] = []
+    err: list[bytes] = []
+    full = threading.Event()
     readers = [
         threading.Thread(target=_reader, args=(process.stdout, out, output_kb * 1024, full)),
         threading.Thread(target=_reader, args=(process.stderr, err, 64 * 1024, threading.Event())),
@@ -91,69 +93,54 @@ def _run(program, board, timeout, output_kb):
     for reader in readers:
         reader.join(timeout=1.0)  # whatever is still holding the pipes is not waited for
     if full.is_set():
-        return "", f"printed more than {output_kb} KB; stopped"
+        return "", _texts.output_limit(output_kb)
     if timed_out:
-        return "", f"stopped after {timeout:g} s: the time limit for one board"
+        return "", _texts.time_limit(timeout)
     stderr = b"".join(err).decode("utf-8", errors="replace").rstrip()
     if process.returncode != 0:
         lines = stderr.splitlines()[-12:]
-        if any("NotImplementedError" in line for line in lines):
-            why = "the solving function still raises NotImplementedError"
-        elif process.returncode < 0:
-            why = f"killed by signal {-process.returncode}"
-        else:
-            why = f"exited with status {process.returncode}"
-        return "", "\n".join([why, "standard error (last lines):", *lines])
+        killed = ""
+        if process.returncode < 0:
+            try:
+                killed = signal.Signals(-process.returncode).name
+            except ValueError:
+                killed = f"signal {-process.returncode}"
+        why = _texts.crash_reason(process.returncode, killed, lines)
+        return "", "\n".join([why, _texts.STDERR_HEADING, *lines])
     return b"".join(out).decode("utf-8", errors="replace"), None
 
 
-def _self_check(check, output, numbers):
-    # The trap lane's header has two decimals; its self-check is the four-decimal row 1.
-    value = numbers.get("1" if output == "trap-lane" else "start")
-    places = len(check.partition(".")[2])
-    shown = "nothing" if value is None else f"{value:.{places}f}"
-    verdict = "holds" if shown == check else "does not hold"
-    return f"self-check {verdict}: printed {shown}, expected {check}"
-
-
 def main(argv):
-    # This file runs on the student's Python, not the project's 3.11+.
-    if sys.version_info < (3, 10):  # noqa: UP036
-        print("check.py needs Python 3.10 or newer")
-        return 2
     key = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))
     program = Path(argv[1]).resolve() if len(argv) > 1 else HERE / key["program"]
     if not program.is_file():
         print(f"no program {program.name} here; pass its path: python3 check.py PROGRAM.py")
         return 2
-    Expected, OutputError, parse_output, mark = _load()
     expected = Expected.from_json(key["expected"])
     print(f"{key['title']}: checking {program.name} on your board ({key['board_description']})")
     limit = float(key["timeout"])
     text, failed = _run(program, HERE / key["board"], limit, int(key.get("output_kb", 1024)))
     if failed is not None:
         print(failed)
-        print("\nnot yet: fix what is listed above and run the check again.")
+        print("\n" + _texts.NOT_YET)
         return 1
     try:
         printed = parse_output(text, expected)
     except OutputError as err:
-        print("printed nothing" if not text.strip() else f"output not readable: {err}")
-        print("\nnot yet: fix what is listed above and run the check again.")
+        print(_texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING)
+        print("\n" + _texts.NOT_YET)
         return 1
     marked = mark(printed, expected, float(key["value_tolerance"]))
-    print(f"{marked.right} of {marked.total} entries right")
-    print(_self_check(key["self_check"], expected.answer.output, printed.numbers))
+    print(_texts.entries_right(marked.right, marked.total))
+    print(expected.format.self_check_line(key["self_check"], printed.numbers))
     for warning in printed.warnings:
         print(f"warning: {warning}")
-    for wrong in marked.wrong[:SHOWN_WRONG]:
-        print(f"{wrong.label}: printed {wrong.printed or 'nothing'}, expected {wrong.expected}")
-    if len(marked.wrong) > SHOWN_WRONG:
-        print(f"... and {len(marked.wrong) - SHOWN_WRONG} more")
+    for line in marked.listing():
+        print(line)
     if marked.right == marked.total:
-        print("\nall right on your board. You are also graded on hidden boards (see the handout).")
+        print("\n" + _texts.all_right("your board"))
         return 0
-    print("\nnot yet: fix what is listed above and run the check again.")
+    print("\n" + _texts.NOT_YET)
     return 1
 
 

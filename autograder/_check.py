@@ -1,37 +1,37 @@
-"""``autograder check``: what a student runs before submitting. Public boards only."""
+"""What a student runs before submitting: their program on the public board only, with
+everything the feedback may show."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from . import _texts
+from ._answers import AnswerSource
 from ._assignments import load_assignment
-from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
 from ._reports import feedback_text
+from ._results import SubmissionResult
+from ._submission import grade_submission
 
 __all__ = ["check_submission", "check_text"]
 
 
 def check_submission(
-    name: str, submission: str | Path, isolation: str | None = None
+    name: str, submission: str | Path, answers: AnswerSource, isolation: str | None = None
 ) -> SubmissionResult:
     """Grade ``submission`` on the public test of assignment ``name``."""
-    from reference_solutions import answer_key
-
     assignment = load_assignment(name)
     path = Path(submission)
     if not path.exists():
         raise UsageError(str(path), "no such file or folder")
-    return grade_submission(assignment, path, answer_key(name, hidden=False), isolation=isolation)
-
-
-def check_text(name: str, submission: str | Path, isolation: str | None = None) -> tuple[str, bool]:
-    """The feedback a student reads, and whether every public test passed."""
-    result = check_submission(name, submission, isolation)
-    text = feedback_text(result, load_assignment(name).title)
-    verdict = (
-        "all public tests pass. Your program is also graded on hidden boards (see the handout)."
-        if result.passed
-        else "not yet: fix what is listed above and run the check again."
+    cases = answers.cases(assignment, hidden=False)
+    return grade_submission(
+        assignment, path, cases, isolation=isolation, hidden=answers.secret_paths()
     )
-    return text + "\n" + verdict + "\n", result.passed
+
+
+def check_text(result: SubmissionResult) -> str:
+    """The feedback a student reads, ending with the verdict."""
+    title = load_assignment(result.assignment).title
+    verdict = _texts.all_right("the public board") if result.passed else _texts.NOT_YET
+    return feedback_text(result, title) + "\n" + verdict + "\n"

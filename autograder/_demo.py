@@ -1,6 +1,5 @@
-"""``autograder demo``: the main job on the bundled material. Every assignment's example
-submissions (``examples/``) are graded as a teaching assistant would grade a folder, and the
-gradebook is printed."""
+"""The main job on the bundled material: every assignment's example submissions
+(``examples/``) graded as a teaching assistant grades a folder, and the gradebook."""
 
 from __future__ import annotations
 
@@ -8,16 +7,19 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from ._answers import AnswerSource
 from ._assignments import assignment_names, load_assignment
+from ._batch import grade_folder
 from ._examples import render_examples
-from ._grade import grade_folder
 
-__all__ = ["demo_text"]
+__all__ = ["DEMO_TIMEOUT", "demo_text"]
 
 DEMO_TIMEOUT = 3.0  # seconds per board: the endless examples need not hold the demo up
 
 
-def demo_text(names: Sequence[str] | None = None, workers: int = 2) -> tuple[str, bool]:
+def demo_text(
+    answers: AnswerSource, names: Sequence[str] | None = None, workers: int = 2
+) -> tuple[str, bool]:
     """The gradebook of the examples, and whether grading went through without a grader
     error (a student's crash or timeout is a result, not an error)."""
     lines: list[str] = []
@@ -31,6 +33,7 @@ def demo_text(names: Sequence[str] | None = None, workers: int = 2) -> tuple[str
                 name,
                 folder / "submissions",
                 folder / "results",
+                answers=answers,
                 workers=workers,
                 limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
             )

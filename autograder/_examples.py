@@ -11,8 +11,7 @@ import shutil
 from pathlib import Path
 
 from ._assignments import Assignment
-from ._boards import parse_board
-from ._programs import render_program
+from ._templates import render_program
 
 __all__ = ["examples_dir", "render_examples"]
 
@@ -21,14 +20,10 @@ def examples_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "examples"
 
 
-def _public_board(assignment: Assignment):
-    return parse_board(dict(assignment.board), assignment.family, str(assignment.config)).board
-
-
 def render_examples(assignment: Assignment, into: Path) -> list[Path]:
     """Write the assignment's examples into ``into``; return the submissions made."""
     source = examples_dir() / assignment.name
-    board = _public_board(assignment)
+    board = assignment.public_board()
     made = []
     for entry in sorted(source.iterdir()) if source.is_dir() else []:
         if entry.name.startswith((".", "_")):

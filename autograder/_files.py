@@ -7,9 +7,23 @@ import contextlib
 import os
 import stat
 import tempfile
+import zipfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-__all__ = ["remove_temporaries", "remove_tree", "sync_folder", "write_atomic"]
+__all__ = [
+    "ZIP_DATE",
+    "remove_temporaries",
+    "remove_tree",
+    "sync_folder",
+    "tree_files",
+    "write_atomic",
+    "write_zip",
+]
+
+# Every member of a zip the grader writes carries this date, so the same content gives the
+# same bytes (a rebuilt bundle or autograder compares equal).
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 
 # Temporary files are named ".autograder-<random>.tmp": hidden, so a folder of submissions
 # skips them, short whatever the target's name, and recognisable, so that a later run can
@@ -46,6 +60,36 @@ def write_atomic(
             os.unlink(temporary)
         raise
     sync_folder(path.parent)
+
+
+def write_zip(path: str | Path, members: Iterable[tuple[str, bytes, int]]) -> None:
+    """Write the zip ``path`` from ``(name, data, mode)`` members, through a temporary file
+    in the same folder renamed into place: a reader finds the whole zip or none."""
+    path = Path(path)
+    fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file, zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data, mode in members:
+                info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+                info.external_attr = (mode & 0o777) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def tree_files(folder: Path) -> Iterator[tuple[str, Path]]:
+    """``(relative posix name, path)`` of every regular file under ``folder``, in order;
+    links, hidden files and caches are left out."""
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part == "__pycache__" or part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_file() and not path.is_symlink() and path.suffix != ".pyc":
+            yield rel.as_posix(), path
 
 
 def remove_temporaries(folder: Path) -> None:

@@ -11,20 +11,22 @@ in a test.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import traceback
-import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ._answers import AnswerSource, with_own_board
 from ._assignments import load_assignment
-from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
-from ._files import write_atomic
+from ._files import tree_files, write_atomic, write_zip
+from ._isolation import detect_isolation
 from ._manifest import load_manifest
-from ._sandbox import LEVELS, detect_isolation
+from ._results import SubmissionResult
+from ._sandbox import LEVELS
+from ._submission import grade_submission
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
 
@@ -39,22 +41,6 @@ PROJECT_PARTS = ("pyproject.toml", "README.md", "autograder", "reference_solutio
 SCRIPTS = Path(__file__).resolve().parent / "gradescope"  # setup.sh, run_autograder
 
 
-def _add_tree(zipped: zipfile.ZipFile, folder: Path, prefix: str) -> None:
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part == "__pycache__" or part.startswith(".") for part in rel.parts):
-            continue
-        if path.is_file() and not path.is_symlink() and path.suffix != ".pyc":
-            zipped.write(path, f"{prefix}/{rel.as_posix()}")
-
-
-def _add_text(zipped: zipfile.ZipFile, name: str, text: str, mode: int = 0o644) -> None:
-    info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
-    info.external_attr = mode << 16
-    info.compress_type = zipfile.ZIP_DEFLATED
-    zipped.writestr(info, text)
-
-
 def build_gradescope(
     name: str,
     out: str | Path,
@@ -66,15 +52,15 @@ def build_gradescope(
 ) -> Path:
     """Write the Gradescope autograder zip of assignment ``name`` to ``out``. With a
     ``manifest``, each student is graded on their own board, found by email or student id."""
-    load_assignment(name)  # an unknown assignment is reported before anything is written
+    assignment = load_assignment(name)  # an unknown one is reported before anything is written
     if hidden_visibility not in VISIBILITIES:
         raise UsageError(
             f"--hidden-visibility {hidden_visibility}", f"expected one of {', '.join(VISIBILITIES)}"
         )
     if isolation not in (None, "strongest", *LEVELS):
         raise UsageError(f"--isolation {isolation}", f"expected one of {', '.join(LEVELS)}")
-    if timeout is not None and not 0 < timeout <= 3600:
-        raise UsageError(f"--timeout {timeout:g}", "expected seconds in (0, 3600]")
+    if timeout is not None:
+        assignment.limits.with_timeout(timeout)  # a bad --timeout is reported here
     missing = [part for part in PROJECT_PARTS if not (PROJECT / part).exists()]
     if missing:
         raise UsageError(str(PROJECT), f"is not a checkout of this project (no {missing[0]})")
@@ -91,20 +77,21 @@ def build_gradescope(
     }
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.partial")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zipped:
+
+    def members() -> Iterator[tuple[str, bytes, int]]:
         for script in ("setup.sh", "run_autograder"):
-            _add_text(zipped, script, (SCRIPTS / script).read_text(encoding="utf-8"), 0o755)
-        _add_text(zipped, CONFIG, json.dumps(config, indent=1) + "\n")
+            yield script, (SCRIPTS / script).read_bytes(), 0o755
+        yield CONFIG, (json.dumps(config, indent=1) + "\n").encode(), 0o644
         if variants is not None:
-            _add_text(zipped, MANIFEST, json.dumps(variants.to_json(), indent=1) + "\n")
+            yield MANIFEST, (json.dumps(variants.to_json(), indent=1) + "\n").encode(), 0o644
         for part in PROJECT_PARTS:
             path = PROJECT / part
-            if path.is_dir():
-                _add_tree(zipped, path, f"project/{part}")
-            else:
-                zipped.write(path, f"project/{part}")
-    os.replace(partial, out)
+            files = tree_files(path) if path.is_dir() else [("", path)]
+            for rel, file in files:
+                name = f"project/{part}" + (f"/{rel}" if rel else "")
+                yield name, file.read_bytes(), 0o644
+
+    write_zip(out, members())
     return out
 
 
@@ -177,15 +164,16 @@ def _write_results(root: Path, results: dict[str, Any]) -> Path:
     return target
 
 
-def run_gradescope(root: str | Path = "/autograder") -> dict[str, Any]:
-    """Grade ``<root>/submission`` as ``<root>/source/gradescope.json`` says and write
-    ``<root>/results/results.json``. A failure of the grader itself still writes a result
-    that tells the student, and the traceback goes to the staff's log."""
+def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> dict[str, Any]:
+    """Grade ``<root>/submission`` as ``<root>/source/gradescope.json`` says, on the cases
+    of ``answers``, and write ``<root>/results/results.json``. A failure of the grader itself
+    still writes a result that tells the student, and the traceback goes to the staff's
+    log."""
     root = Path(root)
     started = time.monotonic()
     print(f"autograder from {Path(__file__).resolve().parent}")
     try:
-        results = _grade(root)
+        results = _grade(root, answers)
     except Exception:
         traceback.print_exc(file=sys.stdout)
         results = {
@@ -200,9 +188,7 @@ def run_gradescope(root: str | Path = "/autograder") -> dict[str, Any]:
     return results
 
 
-def _grade(root: Path) -> dict[str, Any]:
-    from reference_solutions import answer_key, own_board_cases
-
+def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
     source = root / "source"
     config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
     name = config["assignment"]
@@ -210,7 +196,7 @@ def _grade(root: Path) -> dict[str, Any]:
     limits = assignment.limits
     if config.get("timeout"):
         limits = limits.with_timeout(float(config["timeout"]))
-    cases = answer_key(name)
+    cases = answers.cases(assignment)
     users = _users(root)
     student = ", ".join(str(u.get("email") or u.get("name") or "?") for u in users) or "submission"
     note = ""
@@ -231,7 +217,7 @@ def _grade(root: Path) -> dict[str, Any]:
                 "tests": [],
             }
         student = entry.id
-        cases = own_board_cases(name, entry.board, cases)
+        cases = with_own_board(answers.own_board_case(assignment, entry.board), cases)
         note = f"Graded on your own board ({entry.id})."
     # Feedback on Gradescope never repeats what the program printed: a program there could
     # print files it found and read them back in its feedback.
@@ -239,7 +225,8 @@ def _grade(root: Path) -> dict[str, Any]:
     print(f"isolation: {isolation.describe()}")
     # The program gets a copy of the submission; everything else under the root (answers,
     # metadata about other submissions, the results) stays out of its reach.
-    hidden = [root / "source", root / "results", root / "submission", root / METADATA]
+    hidden = [root / "source", root / "results", root / "submission", root / METADATA,
+              *answers.secret_paths()]  # fmt: skip
     result = grade_submission(
         assignment, root / "submission", cases, student=student, limits=limits,
         quote_output=False, isolation=isolation, hidden=hidden,

@@ -11,8 +11,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ._engine import SubmissionResult
 from ._files import write_atomic
+from ._results import SubmissionResult
 
 __all__ = [
     "feedback_names",

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ._assignments import Limits
 from ._sandbox import (
@@ -33,7 +34,11 @@ from ._sandbox import (
     processes_of,
 )
 
-__all__ = ["Run", "clean_environment", "run_limited"]
+__all__ = ["Run", "RunStatus", "clean_environment", "run_limited"]
+
+# How a run ended: on its own, or stopped by the wall clock, its CPU time or its output cap,
+# or killed by a signal.
+RunStatus = Literal["exited", "timeout", "cpu-limit", "output-limit", "signal"]
 
 STDERR_TAIL = 4096  # bytes of standard error kept for feedback
 FILE_MB = 64  # largest file a submission may write
@@ -45,7 +50,7 @@ class Run:
     """How a run ended. ``status``: ``exited``, ``timeout`` (wall clock), ``cpu-limit``,
     ``output-limit`` or ``signal``; ``isolation`` is the level it ran at."""
 
-    status: str
+    status: RunStatus
     returncode: int | None
     stdout: bytes
     stderr_tail: bytes
@@ -152,7 +157,7 @@ def _run(
     cap = limits.output_kb * 1024
     out = bytearray()
     err = bytearray()
-    status = ""
+    status: RunStatus | None = None
     deadline = started + limits.timeout
     assert process.stdout is not None and process.stderr is not None
     with selectors.DefaultSelector() as selector:
@@ -198,7 +203,7 @@ def _run(
         returncode = 128 - returncode
     seconds = time.monotonic() - started
     cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
-    if not status:
+    if status is None:
         status = "exited" if returncode >= 0 else "signal"
         # The CPU limit ends a run with SIGXCPU, or SIGKILL a second later: that is running
         # out of time, like the wall clock (which a busy machine can let the CPU limit beat).

@@ -14,18 +14,15 @@ Three levels, weakest first (README, "Threat model"):
     view of only the system and the Python installation, with the answer material hidden and
     only its temporary folder writable. As root, combined with the unprivileged user.
 
-:func:`detect_isolation` tries each level with a trivial program, once per process, and
-picks the strongest that works, unless ``$AUTOGRADER_ISOLATION`` or ``isolation=`` asks for
-a particular one.
+Which level a machine allows is found by running a trivial program at each
+(``_isolation.detect_isolation``); this module only builds what each level needs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -36,16 +33,18 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
+from ._assignments import assignments_dir
 from ._errors import UsageError
 from ._files import remove_tree
 
-__all__ = ["LEVELS", "Isolation", "detect_isolation", "secret_paths"]
+__all__ = ["LEVELS", "Isolation", "IsolationLevel", "protected_paths"]
 
-LEVELS = ("process", "user", "namespace")  # weakest first
+IsolationLevel = Literal["process", "user", "namespace"]
+LEVELS: tuple[IsolationLevel, ...] = get_args(IsolationLevel)  # weakest first
 LAUNCHER = Path(__file__).resolve().parent / "_launch.py"
 LAUNCHER_INSIDE = "/run/grader/launch.py"
-ENV = "AUTOGRADER_ISOLATION"
 FIRST_UID = 61000  # uids FIRST_UID .. FIRST_UID + UIDS - 1 are lent to runs, one at a time
 UIDS = 256
 TMP_MB = 16  # the private /tmp of a namespace run lives in memory: keep it small
@@ -59,7 +58,7 @@ ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localti
 class Isolation:
     """The level runs get, with why each stronger level was not used."""
 
-    level: str
+    level: IsolationLevel
     bwrap: str | None = None
     drop_user: bool = False  # run as a lent unprivileged uid (the grader is root)
     unavailable: tuple[str, ...] = ()
@@ -69,19 +68,15 @@ class Isolation:
         return self.level + (f" (stronger levels unavailable: {why})" if why else "")
 
 
-def _is_root() -> bool:
+def is_root() -> bool:
     return os.geteuid() == 0
 
 
-def secret_paths(*extra: str | Path | None) -> tuple[Path, ...]:
-    """What a submission must never read: the reference solutions, the assignments (their
-    seeds rebuild the hidden boards), a checkout's examples and tests, plus ``extra``
-    (submissions, results, manifests)."""
-    import reference_solutions
-
-    from ._assignments import assignments_dir
-
-    paths = [Path(reference_solutions.__file__).resolve().parent, assignments_dir().resolve()]
+def protected_paths(*extra: str | Path | None) -> tuple[Path, ...]:
+    """What a submission must never read: the assignments (their seeds rebuild the hidden
+    boards), a checkout's examples, tests and history, plus ``extra`` (the answer source's
+    material, submissions, results, manifests)."""
+    paths = [assignments_dir().resolve()]
     root = Path(__file__).resolve().parent.parent
     if (root / "pyproject.toml").is_file():
         paths += [root / name for name in ("examples", "tests", "benchmarks", ".git")]
@@ -289,8 +284,8 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
             mounts.read_only(path)
     for tree in _python_trees():
         mounts.read_only(tree)
-    for path in hidden:
-        mounts.hide(path)
+    for secret in hidden:
+        mounts.hide(secret)
     mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
     command = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
@@ -304,70 +299,3 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
         command += ["--unshare-user"]
     mounts.writable(str(work))
     return [*command, *mounts.args, "--chdir", str(cwd), "--"]
-
-
-# -- detection ------------------------------------------------------------------------------
-
-
-def _probe(isolation: Isolation) -> str:
-    """Run a trivial program at this level: ``""`` if it worked, else why not."""
-    from ._assignments import Limits
-    from ._run import clean_environment, run_limited
-
-    work = Path(tempfile.mkdtemp(prefix="autograder-probe-"))
-    try:
-        program = work / "probe.py"
-        program.write_text("import json\nprint('ok')\n", encoding="utf-8")
-        argv = [sys.executable, "-E", "-s", str(program)]
-        limits = Limits(timeout=30, cpu=10, memory_mb=1024, output_kb=4)
-        run = run_limited(argv, work, clean_environment(work), limits, isolation=isolation,
-                          work=work)  # fmt: skip
-        if run.status == "exited" and run.returncode == 0 and run.stdout.strip() == b"ok":
-            return ""
-        tail = run.stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        why = tail[-1] if tail else f"the probe ended: {run.status} {run.returncode}"
-        if isolation.drop_user:  # most often a folder on the way to Python is closed (/root)
-            why += f" (starting {sys.executable} as an unprivileged user)"
-        return why
-    except OSError as err:
-        return str(err)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-@functools.cache
-def _strongest(wanted: str) -> Isolation:
-    unavailable: list[str] = []
-    root = _is_root()
-    bwrap = shutil.which("bwrap")
-    order = LEVELS[::-1] if wanted == "strongest" else (wanted,)
-    for level in order:
-        if level == "namespace":
-            if not bwrap:
-                unavailable.append("namespace: bubblewrap (bwrap) is not installed")
-                continue
-            candidate = Isolation("namespace", bwrap, drop_user=root)
-        elif level == "user":
-            if not root:
-                unavailable.append("user: the grader is not root, so it cannot switch users")
-                continue
-            candidate = Isolation("user", drop_user=True)
-        else:
-            candidate = Isolation("process")
-        why = _probe(candidate)
-        if not why:
-            return Isolation(candidate.level, candidate.bwrap, candidate.drop_user,
-                             tuple(unavailable))  # fmt: skip
-        unavailable.append(f"{level}: {why}")
-    raise UsageError(f"isolation {wanted!r}", "not available here: " + "; ".join(unavailable))
-
-
-def detect_isolation(wanted: str | None = None) -> Isolation:
-    """The strongest level that works here, or exactly ``wanted`` (``$AUTOGRADER_ISOLATION``
-    by default): one of ``namespace``, ``user``, ``process`` or ``strongest``."""
-    wanted = wanted or os.environ.get(ENV) or "strongest"
-    if wanted not in (*LEVELS, "strongest"):
-        raise UsageError(
-            f"isolation {wanted!r}", f"unknown level; choose one of {', '.join(LEVELS)}, strongest"
-        )
-    return _strongest(wanted)

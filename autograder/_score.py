@@ -1,12 +1,17 @@
-"""Comparing what a submission printed with the expected answer, entry by entry."""
+"""Comparing what a submission printed with the expected answer, entry by entry.
+
+Standard library only: a student bundle carries this module.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from ._cases import Expected
-from ._parse import Printed
+from ._formats import Printed
+from ._texts import listing
 
 __all__ = ["Mark", "Wrong", "mark"]
 
@@ -30,6 +35,15 @@ class Mark:
     @property
     def fraction(self) -> float:
         return self.right / self.total if self.total else 0.0
+
+    def listing(self, quote: bool = True) -> list[str]:
+        """The wrong entries, printed against expected, as the feedback lists them. With
+        ``quote`` false a printed action is shown only when it looks like one."""
+        return listing((w.label, _quoted(w.printed, quote), w.expected) for w in self.wrong)
+
+
+def _quoted(printed: str, quote: bool) -> str:
+    return printed if quote or re.fullmatch(r"[A-Za-z0-9]{1,8}", printed) else "something else"
 
 
 def _shown(value: float, tolerance: float) -> str:

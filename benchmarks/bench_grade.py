@@ -23,11 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder import load_assignment
-from autograder._engine import grade_submission, run_case
+from autograder import LEVELS, detect_isolation, load_assignment, render_examples
 from autograder._errors import UsageError
-from autograder._examples import render_examples
-from autograder._sandbox import LEVELS, detect_isolation
+from autograder._submission import grade_submission, run_case
 from reference_solutions import answer_key
 
 

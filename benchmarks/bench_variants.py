@@ -27,11 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder._variants import MANIFEST, STUDENTS, make_variants
-from reference_solutions import student_variant, variant_board
+from autograder._bundles import MANIFEST, STUDENTS, make_variants
+from reference_solutions import ReferenceAnswers, student_variant, variant_board
 
 ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
 SECRET = "bench-variants-secret"
+ANSWERS = ReferenceAnswers()
 TARGET_S, TARGET_N = 20.0, 500
 
 
@@ -93,12 +94,12 @@ def main() -> int:
         ids = write_roster(tmp / "roster.csv", n)
         write_roster(tmp / "warm.csv", 2)
         for name in names:
-            make_variants(name, tmp / "warm.csv", tmp / f"warm-{name}", secret=SECRET)
+            make_variants(name, tmp / "warm.csv", tmp / f"warm-{name}", ANSWERS, secret=SECRET)
             times, user, system = [], [], []
             for run in range(args.runs):
                 out = tmp / f"{name}-{run}"
                 cpu, start = os.times(), time.perf_counter()
-                make_variants(name, tmp / "roster.csv", out, secret=SECRET)
+                make_variants(name, tmp / "roster.csv", out, ANSWERS, secret=SECRET)
                 times.append(time.perf_counter() - start)
                 user.append(os.times().user - cpu.user)
                 system.append(os.times().system - cpu.system)

@@ -2,16 +2,27 @@
 
 Each assignment's rules module (``reference_solutions.rules.<name>``) turns a board and its
 parameters into an explicit :class:`Model`; :func:`policy_iteration` and
-:func:`value_iteration` solve any model.
+:func:`value_iteration` solve any model. :class:`ReferenceAnswers` answers the engine's
+``AnswerSource`` protocol from these solutions. This package uses only the engine's public
+API (``autograder.__all__``); the engine never imports it.
 """
 
-from ._answer_key import answer_key, expected_answer, hidden_boards
+from ._answer_key import answer_key, expected_answer, hidden_boards, own_board_case
+from ._conformance import CHECKS, Conformance, ConformanceReport, check_assignment
+from ._draws import (
+    board_draws,
+    classic_turns,
+    new_jump_board,
+    new_trap_board,
+    random_jump_board,
+    variant_seed,
+)
 from ._model import Model, build_model
 from ._params import Overshoot, params_to_json
 from ._params import describe as describe_params
 from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
 from ._programs import programs_dir, reference_handout, reference_program
-from ._simulate import Simulation, simulate
+from ._simulate import Simulation, histogram_lines, simulate
 from ._solver import (
     NotConverged,
     Solution,
@@ -23,46 +34,43 @@ from ._solver import (
     solve,
     value_iteration,
 )
-from ._variants import (
-    Variant,
-    classic_turns,
-    new_jump_board,
-    new_trap_board,
-    own_board_cases,
-    student_variant,
-    variant_board,
-    variant_case,
-    variant_material,
-    variant_seed,
-)
+from ._source import ReferenceAnswers
+from ._variants import student_variant, variant_board, variant_material
 
 __all__ = [
+    "CHECKS",
+    "Conformance",
+    "ConformanceReport",
     "Game",
     "Model",
     "NotConverged",
     "Overshoot",
     "Problem",
+    "ReferenceAnswers",
     "Simulation",
     "Solution",
-    "Variant",
     "answer_key",
+    "board_draws",
     "build_model",
+    "check_assignment",
     "classic_turns",
     "describe_params",
     "evaluate_policy",
     "expected_answer",
     "goal_distance",
     "hidden_boards",
+    "histogram_lines",
     "make_problem",
     "new_jump_board",
     "new_trap_board",
-    "own_board_cases",
+    "own_board_case",
     "params_to_json",
     "parse_settings",
     "policy_iteration",
     "programs_dir",
     "proper_policy",
     "q_values",
+    "random_jump_board",
     "reference_handout",
     "reference_program",
     "simulate",
@@ -72,7 +80,6 @@ __all__ = [
     "student_variant",
     "value_iteration",
     "variant_board",
-    "variant_case",
     "variant_material",
     "variant_seed",
 ]

@@ -1,8 +1,8 @@
 """The answer key: an assignment's test cases with the answers they expect.
 
 The public board carries the self-check; hidden boards are drawn from the seed in the
-assignment's ``[tests]``, and edge boards come by name. Every expected number comes from
-the reference solver.
+assignment's ``[tests]``, and edge boards come by name from the board family. Every
+expected number comes from the reference solver.
 """
 
 from __future__ import annotations
@@ -11,18 +11,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from autograder._answer import Answer
-from autograder._boards import describe_board
-from autograder._cases import Expected, TestCase
-from autograder._errors import UsageError
-from autograder._generate import edge_board, random_jump_board, random_trap_board
+from autograder import Answer, Expected, TestCase, UsageError, describe_board, output_format
 
+from ._draws import board_draws
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
 
-__all__ = ["answer_key", "expected_answer", "hidden_boards", "self_check_text"]
-
-HIDDEN_GOALS = range(50, 151, 10)
+__all__ = ["answer_key", "expected_answer", "hidden_boards", "own_board_case", "self_check_text"]
 
 
 def expected_answer(problem: Problem, solution: Solution) -> Expected:
@@ -54,30 +49,21 @@ def expected_answer(problem: Problem, solution: Solution) -> Expected:
 
 
 def self_check_text(answer: Answer) -> str:
-    """The first number a correct program prints, as a handout quotes it: two decimals, or
-    the four of the trap lane's table (its header has only two)."""
-    decimals = 4 if answer.output == "trap-lane" else 2
-    return f"{answer.start_value:.{decimals}f}"
-
-
-def _draw(name: str, family: str, rng: random.Random) -> dict[str, Any]:
-    if family == "trap":
-        return random_trap_board(rng)
-    goal = rng.choice(HIDDEN_GOALS)
-    chutes = rng.randint(goal // 15, goal // 9)
-    ladders = rng.randint(goal // 15, goal // 9)
-    return random_jump_board(rng, goal, chutes, ladders).to_json()
+    """The first number a correct program prints, as a handout quotes it (its format says
+    which number and with how many decimals)."""
+    return output_format(answer.output).self_check_text(answer)
 
 
 def _hidden(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
     """Each hidden board with its problem and solution, so the key solves each board once."""
     public = make_problem(name)
     plan = public.assignment.tests
+    draws = board_draws(public.assignment.family)
     drawn = []
     for k in range(plan.hidden_boards):
         rng = random.Random(f"{name}/{plan.seed}/{k}")
         while True:
-            data = _draw(name, public.rules.FAMILY, rng)
+            data = draws.hidden(rng)
             problem = make_problem(name, data)
             try:
                 solution = solve_problem(problem)
@@ -96,42 +82,68 @@ def hidden_boards(name: str) -> list[dict[str, Any]]:
 def _case(
     case: str,
     title: str,
-    board: Mapping[str, Any] | None,
+    data: Mapping[str, Any],
     points: float,
     visible: bool,
     problem: Problem,
     solution: Solution | None = None,
+    self_check: str | None = None,
 ) -> TestCase:
     solution = solution or solve_problem(problem)
-    data = dict(board) if board is not None else _public_board(problem)
-    self_check = problem.assignment.self_check if board is None else None
     expected = expected_answer(problem, solution)
-    return TestCase(case, title, data, points, visible, expected, self_check)
-
-
-def _public_board(problem: Problem) -> dict[str, Any]:
-    data = problem.board.to_json()
-    if problem.rules.FAMILY == "trap":
-        data["circle"] = bool(problem.params.circle)
-    return data
+    return TestCase(case, title, dict(data), points, visible, expected, self_check)
 
 
 def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
     """The test cases of assignment ``name``: the public board first, then (with ``hidden``)
     the edge boards and the random hidden boards."""
     public = make_problem(name)
-    plan = public.assignment.tests
-    cases = [_case("public", "public board", None, plan.public_points, True, public)]
+    assignment = public.assignment
+    plan = assignment.tests
+    cases = [
+        _case(
+            "public",
+            "public board",
+            public.board_file(),
+            plan.public_points,
+            True,
+            public,
+            self_check=assignment.self_check,
+        )
+    ]
     if not hidden:
         return cases
-    goal = getattr(public.board, "goal", 100)
+    family = assignment.board_family
     for edge in plan.edge_boards:
-        data = edge_board(edge, goal)
+        data = family.edge_board(edge, public.board)
         problem = make_problem(name, data)
         cases.append(_case(edge, f"edge board: {edge}", data, plan.edge_points, False, problem))
     for k, (data, problem, solution) in enumerate(_hidden(name), 1):
-        title = f"hidden board {k} ({describe_board(data)})"
+        title = f"hidden board {k} ({describe_board(data, family.name)})"
         cases.append(
             _case(f"hidden-{k}", title, data, plan.hidden_points, False, problem, solution)
         )
     return cases
+
+
+def own_board_case(
+    name: str,
+    board: Mapping[str, Any],
+    *,
+    solved: tuple[Problem, Solution] | None = None,
+) -> TestCase:
+    """The visible test on a student's own board (worth the public board's points),
+    carrying that board's self-check. ``solved``: the board's problem and solution, when
+    they are already at hand."""
+    problem, solution = solved or _solve(name, board)
+    expected = expected_answer(problem, solution)
+    points = problem.assignment.tests.public_points
+    title = f"your board ({describe_board(board, problem.assignment.family)})"
+    return TestCase(
+        "your-board", title, dict(board), points, True, expected, self_check_text(expected.answer)
+    )
+
+
+def _solve(name: str, board: Mapping[str, Any]) -> tuple[Problem, Solution]:
+    problem = make_problem(name, dict(board))
+    return problem, solve_problem(problem)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from autograder._errors import UsageError
+from autograder import UsageError
 
 __all__ = [
     "Overshoot",

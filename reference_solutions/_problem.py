@@ -10,10 +10,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from autograder._answer import Answer
-from autograder._assignments import Assignment, load_assignment
-from autograder._boards import Board, LoadedBoard, load_board, parse_board
-from autograder._errors import UsageError
+from autograder import (
+    Answer,
+    Assignment,
+    Board,
+    LoadedBoard,
+    UsageError,
+    load_assignment,
+    load_board,
+    parse_board,
+)
 
 from ._model import Model
 from ._params import params_to_json, read_params
@@ -42,6 +48,10 @@ class Problem:
     board_source: str
     params: Any
     game: Game
+
+    def board_file(self) -> dict[str, Any]:
+        """The board file a program is given for this board and these parameters."""
+        return self.assignment.board_family.board_file(self.board, params_to_json(self.params))
 
 
 def load_rules(assignment: Assignment) -> ModuleType:
@@ -80,12 +90,13 @@ def make_problem(
     assignment = load_assignment(name)
     rules = load_rules(assignment)
     loaded: LoadedBoard
+    family = assignment.family
     if board is None:
-        loaded = parse_board(dict(assignment.board), rules.FAMILY, f"{assignment.config} [board]")
+        loaded = parse_board(dict(assignment.board), family, f"{assignment.config} [board]")
     elif isinstance(board, Mapping):
-        loaded = parse_board(dict(board), rules.FAMILY, "board")
+        loaded = parse_board(dict(board), family, "board")
     else:
-        loaded = load_board(board, rules.FAMILY)
+        loaded = load_board(board, family)
     layers: list[tuple[str, Mapping[str, Any]]] = [
         (str(assignment.config), assignment.params),
         (loaded.source, loaded.params),

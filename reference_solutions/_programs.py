@@ -6,9 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from autograder._formats import render
-from autograder._handouts import render_handout
-from autograder._programs import render_program
+from autograder import render, render_handout, render_program
 
 from ._answer_key import self_check_text
 from ._params import params_to_json

@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._model import Model
 
-__all__ = ["Simulation", "simulate"]
+__all__ = ["Simulation", "histogram_lines", "simulate"]
+
+BAR_WIDTH = 40
+BINS = 15
+
+
+def histogram_lines(lengths: np.ndarray, bins: int = BINS) -> list[str]:
+    """A text histogram; the last bin gathers the long tail beyond the 99th percentile."""
+    if lengths.size == 0:
+        return ["(no finished games)"]
+    low = int(lengths.min())
+    high = max(low, int(np.percentile(lengths, 99)))
+    width = max(1, math.ceil((high - low + 1) / bins))
+    edges = [low + k * width for k in range(bins + 1) if low + k * width <= high] + [None]
+    counts = []
+    for k in range(len(edges) - 1):
+        start, stop = edges[k], edges[k + 1]
+        inside = lengths >= start if stop is None else (lengths >= start) & (lengths < stop)
+        counts.append(int(inside.sum()))
+    peak = max(counts)
+    lines = []
+    for k, count in enumerate(counts):
+        start, stop = edges[k], edges[k + 1]
+        label = f"{start:>5} - {stop - 1:<5}" if stop is not None else f"{start:>5} +      "
+        bar = "#" * round(BAR_WIDTH * count / peak) if peak else ""
+        lines.append(f"  {label} | {bar:<{BAR_WIDTH}} {count}")
+    return lines
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 import scipy.sparse.linalg as spla
 
-from autograder._errors import GoalUnreachable
+from autograder import GoalUnreachable
 
 from ._model import Model
 

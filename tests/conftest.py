@@ -17,16 +17,24 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def graded(tmp_path_factory):
-    """``graded(name)``: every example submission of an assignment, plus its reference and
-    starter programs, graded once per session on the full answer key."""
-    from tests.grading import grade_examples
+def conformance(tmp_path_factory):
+    """``conformance(name)``: the conformance checks of one assignment, sharing their work
+    (the examples, the reference program and the starter graded once on the full answer
+    key) across the session."""
+    from reference_solutions import Conformance
 
     cache: dict = {}
 
-    def get(name: str):
+    def get(name: str) -> Conformance:
         if name not in cache:
-            cache[name] = grade_examples(name, tmp_path_factory.mktemp(name))
+            cache[name] = Conformance(name, tmp_path_factory.mktemp(name))
         return cache[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def graded(conformance):
+    """``graded(name)``: every example submission of an assignment, plus its reference and
+    starter programs, graded once per session on the full answer key."""
+    return lambda name: conformance(name).graded

@@ -1,42 +1,8 @@
-"""Grading the bundled material once, for the tests that look at the results."""
+"""Helpers the tests share."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-
-from autograder import load_assignment
-from autograder._cases import TestCase
-from autograder._engine import SubmissionResult
-from autograder._examples import render_examples
-from autograder._grade import grade_folder
-from autograder._programs import render_program
-from reference_solutions import answer_key, make_problem, params_to_json, reference_program
-
-TIMEOUT = 3.0  # per board; generous next to a correct program's 0.1 s
-
-
-@dataclass
-class Graded:
-    results: dict[str, SubmissionResult]
-    cases: list[TestCase]
-    folder: Path
-
-
-def grade_examples(name: str, tmp: Path) -> Graded:
-    assignment = load_assignment(name)
-    folder = tmp / "submissions"
-    render_examples(assignment, folder)
-    problem = make_problem(name)
-    (folder / "reference.py").write_text(reference_program(name))
-    starter = render_program(assignment, problem.board, params_to_json(problem.params))
-    (folder / "starter.py").write_text(starter)
-    cases = answer_key(name)
-    batch = grade_folder(
-        name, folder, tmp / "results", workers=2, cases=cases,
-        limits=assignment.limits.with_timeout(TIMEOUT),
-    )  # fmt: skip
-    return Graded({r.student: r for r in batch.results}, cases, folder)
 
 
 def fill_in(starter: str, reference: str) -> str:

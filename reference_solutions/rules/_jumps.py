@@ -13,9 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder._answer import Answer
-from autograder._boards import JumpBoard
-from autograder._errors import GoalUnreachable, UsageError
+from autograder import Answer, GoalUnreachable, JumpBoard, Objective, UsageError
 
 from .._model import Model, build_model
 from .._params import Overshoot
@@ -60,7 +58,7 @@ class JumpGame:
     model: Model
     layers: int = 1
     faces: int = 0
-    objective: str = "turns"
+    objective: Objective = "turns"
 
     @property
     def goal_state(self) -> int:
@@ -122,7 +120,7 @@ def choice_game(
     *,
     output: str,
     drop_motionless: bool = False,
-    objective: str = "turns",
+    objective: Objective = "turns",
     discount: float = 1.0,
     reward: float = 0.0,
 ) -> JumpGame:
@@ -135,12 +133,16 @@ def choice_game(
     n = board.goal
     check_jump_params(board, overshoot, max(max(m) for _, m, _ in actions))
     squares = np.arange(n)
-    pair_state, pair_action, o_pair, o_state, o_prob = [], [], [], [], []
+    pair_state: list[np.ndarray] = []
+    pair_action: list[np.ndarray] = []
+    o_pair: list[np.ndarray] = []
+    o_state: list[np.ndarray] = []
+    o_prob: list[np.ndarray] = []
     for a, (_, moves, probs) in enumerate(actions):
         moves_ = np.asarray(moves, dtype=np.int64)
         dest = landing(board, overshoot, squares[:, None], moves_[None, :])
         legal = ~np.all(dest == squares[:, None], axis=1) if drop_motionless else np.ones(n, bool)
-        first_pair = sum(map(len, pair_state))
+        first_pair = sum(len(s) for s in pair_state)
         states = squares[legal]
         ids = first_pair + np.arange(states.size)
         pair_state.append(states)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder._boards import JumpBoard
+from autograder import JumpBoard, Objective
 
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
 from ._jumps import JumpGame, choice_game
 
-FAMILY = "jump"
 OUTPUT = "values-actions"
 
 
@@ -22,7 +21,7 @@ class Params:
     overshoot: Overshoot = param(
         Overshoot("stay"), overshoot, "a move that would pass the goal: stay, win, bounce, land:K"
     )
-    objective: str = param(
+    objective: Objective = param(
         "turns", choice("turns", "discounted"), "minimise turns, or maximise discounted reward"
     )
     discount: float = param(

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder._boards import JumpBoard
+from autograder import JumpBoard
 
 from .._params import Overshoot, integer, overshoot, param
 from ._jumps import JumpGame, choice_game
 
-FAMILY = "jump"
 OUTPUT = "values"
 
 

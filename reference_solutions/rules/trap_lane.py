@@ -1,4 +1,5 @@
-"""trap-lane: the two-lane Snakes and Ladders MDP with traps and a choice of dice.
+"""trap-lane: the two-lane Snakes and Ladders MDP with traps and a choice of dice
+(docs/rules.md, "Trap lane").
 
 The board is always 15 squares, so the model is built square by square; nothing here needs
 to scale. Square ``q`` is state ``q - 1``; the goal, square 15, is the terminal state 14.
@@ -11,14 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from autograder._answer import Answer
-from autograder._boards import TRAP_LANE_SQUARES, TrapLayout
+from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, TrapLayout
 
 from .._model import Model, build_model
 from .._params import boolean, choice, param
 from .._solver import Solution
 
-FAMILY = "trap"
 OUTPUT = "trap-lane"
 
 GOAL = TRAP_LANE_SQUARES
@@ -94,20 +93,31 @@ def penalty(square: int) -> int:
     return _PENALTY_FAST.get(square, max(1, square - 3))
 
 
+# What the special trap (code 4) does in mystery editions: one of these, equally likely.
+_MYSTERY = ("restart", "penalty", "prison")
+_CODE = {name: code for code, name in TRAP_KINDS.items()}
+
+
 def trap_outcomes(square: int, trap: int, special: str) -> list[tuple[int, float, float]]:
-    """``(next square, probability, cost of the turn)`` once the trap on ``square`` goes off."""
-    if trap == 1:
+    """``(next square, probability, cost of the turn)`` once the trap on ``square`` goes off
+    (``trap``: its code in the layout, named by ``TRAP_KINDS``)."""
+    kind = TRAP_KINDS.get(trap, "ordinary")
+    if kind == "restart":
         return [(1, 1.0, 1.0)]
-    if trap == 2:
+    if kind == "penalty":
         return [(penalty(square), 1.0, 1.0)]
-    if trap == 3:
+    if kind == "prison":
         return [(square, 1.0, 2.0)]  # this turn and the lost one
-    if trap == 4 and special == "gamble":
+    if kind == "special" and special == "gamble":
         return [(q, 1.0 / GOAL, 1.0) for q in range(1, GOAL + 1)]
-    if trap == 4 and special == "bonus":
+    if kind == "special" and special == "bonus":
         return [(square, 1.0, 0.0)]  # the next turn is free: its cost is refunded here
-    if trap == 4:  # mystery: restart, penalty or prison
-        return [(o, p / 3, c) for t in (1, 2, 3) for o, p, c in trap_outcomes(square, t, special)]
+    if kind == "special":  # mystery: restart, penalty or prison
+        return [
+            (o, p / len(_MYSTERY), c)
+            for name in _MYSTERY
+            for o, p, c in trap_outcomes(square, _CODE[name], special)
+        ]
     return [(square, 1.0, 1.0)]
 
 
@@ -135,7 +145,12 @@ class TrapLaneGame:
 
 def build(board: TrapLayout, params: Params) -> TrapLaneGame:
     dice, special = EDITIONS[params.edition]
-    pair_state, pair_action, o_pair, o_state, o_prob, o_cost = [], [], [], [], [], []
+    pair_state: list[int] = []
+    pair_action: list[int] = []
+    o_pair: list[int] = []
+    o_state: list[int] = []
+    o_prob: list[float] = []
+    o_cost: list[float] = []
     for square in range(1, GOAL):
         for a, die in enumerate(dice):
             pair = len(pair_state)

@@ -38,10 +38,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder import load_assignment
+from autograder import (
+    SubmissionResult,
+    build_gradescope,
+    detect_isolation,
+    grade_submission,
+    load_assignment,
+)
 from autograder._assignments import Limits, assignments_dir
-from autograder._engine import SubmissionResult, grade_submission
-from autograder._gradescope import build_gradescope
 from autograder._run import Run, clean_environment, run_limited
 from autograder._sandbox import (
     FIRST_UID,
@@ -49,10 +53,9 @@ from autograder._sandbox import (
     Isolation,
     _lock_folder,
     close_to_others,
-    detect_isolation,
-    secret_paths,
+    protected_paths,
 )
-from reference_solutions import answer_key, reference_program
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.autograder.test_gradescope import assert_valid, run_autograder
 from tests.autograder.test_run import alive
 
@@ -60,6 +63,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "adversarial"
 ASSIGNMENT = load_assignment("classic")
 PUBLIC = answer_key("classic", hidden=False)
+ANSWERS = ReferenceAnswers()
+# What a grader hides besides the engine's own protected paths: the answer source's.
+ANSWER_MATERIAL = tuple(ANSWERS.secret_paths())
 POINTS = PUBLIC[0].points
 TIMEOUT = 2.0  # per board: an endless program costs two seconds
 LIMITS = ASSIGNMENT.limits.with_timeout(TIMEOUT)
@@ -367,8 +373,9 @@ def grade(
     world.watch()
     hidden = world.guarded() if hidden is None else hidden
     result = grade_submission(
-        ASSIGNMENT, path, PUBLIC, limits=limits, isolation=isolation, hidden=hidden
-    )
+        ASSIGNMENT, path, PUBLIC, limits=limits, isolation=isolation,
+        hidden=(*hidden, *ANSWER_MATERIAL),
+    )  # fmt: skip
     assert result.status == "graded" and len(result.tests) == 1
     return result
 
@@ -381,7 +388,9 @@ def assert_contained(world: World, result: SubmissionResult, level: str = "names
     shown = json.dumps(result.to_json())
     for secret in (*SECRETS.values(), world.marker):
         assert secret not in shown
-    correct = grade_submission(ASSIGNMENT, world.reference, PUBLIC, limits=ROOMY)
+    correct = grade_submission(
+        ASSIGNMENT, world.reference, PUBLIC, limits=ROOMY, hidden=ANSWER_MATERIAL
+    )
     assert (correct.score, correct.isolation) == (POINTS, level)
 
 
@@ -523,7 +532,7 @@ def test_a_very_deep_folder_tree_is_still_graded_and_removed(world):
     path = world.attack("deep_tree", depth=3000)
     runs = set(Path(tempfile.gettempdir()).glob("autograder-run-*"))
     try:
-        result = grade_submission(ASSIGNMENT, path, PUBLIC, limits=LIMITS)
+        result = grade_submission(ASSIGNMENT, path, PUBLIC, limits=LIMITS, hidden=ANSWER_MATERIAL)
         assert (result.tests[0].status, result.score) == ("unreadable", 0.0)
         assert not os.path.lexists(report(result.tests[0].staff)["work"])
     finally:  # remove what the grader left (rm copes with any depth)
@@ -1005,7 +1014,7 @@ def test_a_batch_at_user_level_keeps_other_students_and_the_gradebook_out_of_rea
 ):
     """``grade_folder`` hides (at ``user``: closes) its submissions and results folders, so
     a student graded after another reads neither the other's program nor their result."""
-    from autograder._grade import grade_folder
+    from autograder._batch import grade_folder
 
     out = world.base / "graded"
     # The project's interpreter is under /root, closed to a lent uid: grade with the
@@ -1018,10 +1027,10 @@ def test_a_batch_at_user_level_keeps_other_students_and_the_gradebook_out_of_rea
         program("read_gradebook", files=gradebook, folders={"out": str(out)})
     )
     # grade_submission closes this checkout's answer material to others: reopen it after.
-    modes = {path: stat.S_IMODE(path.stat().st_mode) for path in secret_paths()}
+    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*ANSWER_MATERIAL)}
     try:
-        batch = grade_folder("classic", world.submissions, out, cases=PUBLIC, limits=LIMITS,
-                             isolation="user")  # fmt: skip
+        batch = grade_folder("classic", world.submissions, out, answers=ANSWERS, cases=PUBLIC,
+                             limits=LIMITS, isolation="user")  # fmt: skip
     finally:
         for path, mode in modes.items():
             path.chmod(mode)

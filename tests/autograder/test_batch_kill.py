@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder._batch import META, RESULTS, grade_folder, read_results
 from autograder._errors import UsageError
-from autograder._grade import META, RESULTS, grade_folder, read_results
 from reference_solutions import answer_key, reference_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 REPORTS = {"grades.csv", "histogram.txt", "feedback"}
 PUBLIC = answer_key("classic", hidden=False)
 
-# ``autograder grade`` as the command line runs it (``_cli.main``), with two changes:
+# ``autograder grade`` as the command line runs it (``autograder.cli.main``), with two changes:
 #  * the answer key is the public board alone: the command line has no option for that, and
 #    the full key (seven boards a submission) would make this module take minutes
 #    (test_grade.py kills and resumes ``python -m autograder`` on the full key);
@@ -43,9 +43,11 @@ PUBLIC = answer_key("classic", hidden=False)
 #    middle of writing batch.json, a feedback file or the gradebook, hit every time.
 DRIVER = """
 import os, signal, sys
-import reference_solutions
-full_key = reference_solutions.answer_key
-reference_solutions.answer_key = lambda name, hidden=True: full_key(name, hidden=False)
+from reference_solutions import ReferenceAnswers
+full_key = ReferenceAnswers.cases
+def public_only(self, assignment, hidden=True):
+    return full_key(self, assignment, hidden=False)
+ReferenceAnswers.cases = public_only
 folder, nth = os.path.realpath(sys.argv[1]), int(sys.argv[2])
 real, calls = os.replace, [0]
 def replace(src, dst, *args, **kwargs):
@@ -55,7 +57,7 @@ def replace(src, dst, *args, **kwargs):
             os.kill(os.getpid(), signal.SIGKILL)
     return real(src, dst, *args, **kwargs)
 os.replace = replace
-from autograder._cli import main
+from autograder.cli import main
 sys.exit(main(sys.argv[3:]))
 """
 
@@ -378,7 +380,7 @@ def test_a_feedback_file_that_cannot_be_written_stops_nothing_else(tmp_path, mon
 
 
 def test_a_result_that_cannot_be_logged_is_an_error_for_that_submission(tmp_path, monkeypatch):
-    import autograder._grade as grade
+    import autograder._batch as grade
 
     program = reference_program("classic")
     folder = small_batch(tmp_path, {"a.py": program, "b.py": program})

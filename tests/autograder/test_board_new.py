@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder._board_new import new_board
 from autograder._boards import parse_board
 from autograder._errors import UsageError
+from autograder.cli.board import new_board
 from reference_solutions import classic_turns, new_jump_board, new_trap_board
 from tests.autograder.test_cli import run
 from tests.independent import jump_values
@@ -211,7 +211,7 @@ def test_bad_jump_options_raise_usage_error(opts, needle):
 
 
 def test_a_band_no_board_meets_is_reported(monkeypatch):
-    import reference_solutions._variants as variants
+    import reference_solutions._draws as variants
 
     monkeypatch.setattr(variants, "MAX_DRAWS", 15)  # the real count takes a while to run out
     with pytest.raises(UsageError, match="whose classic game lasts at least 500 turns"):

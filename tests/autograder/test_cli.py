@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from autograder import assignment_names
+from reference_solutions import ReferenceAnswers
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -128,9 +129,9 @@ def test_solve_with_value_iteration_matches():
 
 
 def test_demo_grades_the_examples_of_one_assignment():
-    from autograder._demo import demo_text
+    from autograder import demo_text
 
-    text, ok = demo_text(["classic"])
+    text, ok = demo_text(ReferenceAnswers(), ["classic"])
     assert ok
     rows = {line.split()[0]: line.split()[1] for line in text.splitlines()[2:] if line.strip()}
     assert rows["correct_loops"] == rows["team_folder"] == "100.00"

@@ -12,9 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from autograder import grade_submission, load_assignment
-from autograder._engine import find_program
-from autograder._grade import RESULTS, grade_folder, read_results
+from autograder import find_program, grade_submission, load_assignment
+from autograder._batch import RESULTS, grade_folder, read_results
 from reference_solutions import answer_key, reference_program
 
 CASES = answer_key("classic", hidden=False)
@@ -49,7 +48,7 @@ def test_reports_are_written(tmp_path):
 
 
 def test_a_grader_error_on_one_submission_does_not_stop_the_batch(tmp_path, monkeypatch):
-    import autograder._grade as grade
+    import autograder._batch as grade
 
     folder = make_folder(tmp_path, 3)
     real = grade.grade_submission

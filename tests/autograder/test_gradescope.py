@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder import make_variants
 from autograder._errors import UsageError
 from autograder._gradescope import build_gradescope
-from autograder._variants import make_variants
-from reference_solutions import reference_program
+from reference_solutions import ReferenceAnswers, reference_program
 from tests.grading import fill_in
 
 TIMEOUT = 2.0  # per board, so the endless submission costs seconds
@@ -32,7 +32,9 @@ def variants(tmp_path_factory):
         writer = csv.writer(file)
         writer.writerow(["id", "email"])
         writer.writerows(STUDENTS)
-    report = make_variants("classic", roster, tmp / "variants", secret="gradescope-secret")
+    report = make_variants(
+        "classic", roster, tmp / "variants", ReferenceAnswers(), secret="gradescope-secret"
+    )
     return tmp / "variants", report
 
 
@@ -87,7 +89,7 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive)
         for script in ("setup.sh", "run_autograder"):
             assert script in names
             assert stat.S_IMODE(zipped.getinfo(script).external_attr >> 16) & 0o111
-        assert {"project/pyproject.toml", "project/autograder/_cli.py",
+        assert {"project/pyproject.toml", "project/autograder/cli/__init__.py",
                 "project/reference_solutions/_solver.py",
                 "project/assignments/classic/assignment.toml", "manifest.json",
                 "gradescope.json"} <= names  # fmt: skip

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder import Answer, render
-from autograder._cases import Expected
+from autograder import Answer, Expected, render
 from autograder._parse import OutputError, parse_output
 from autograder._score import mark
 

@@ -18,8 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from autograder import Answer, render
-from autograder._cases import Expected
+from autograder import Answer, Expected, render
 from autograder._parse import OutputError, Printed, parse_output
 
 SHAPES = ("values", "values-actions", "token-values", "trap-lane")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from autograder import UsageError
+from autograder import _isolation as isolation
 from autograder import _sandbox as sandbox
 from autograder._assignments import Limits
 from autograder._run import clean_environment, run_limited
@@ -23,38 +24,38 @@ LIMITS = Limits(timeout=20.0, cpu=10.0, memory_mb=1024, output_kb=64)
 
 @pytest.fixture(autouse=True)
 def fresh_detection():
-    sandbox._strongest.cache_clear()
+    isolation._strongest.cache_clear()
     yield
-    sandbox._strongest.cache_clear()
+    isolation._strongest.cache_clear()
 
 
 def test_an_unknown_level_is_a_one_line_error_naming_the_choices():
     with pytest.raises(UsageError) as err:
-        sandbox.detect_isolation("chroot")
+        isolation.detect_isolation("chroot")
     message = str(err.value)
     assert "\n" not in message and "chroot" in message
     assert all(level in message for level in sandbox.LEVELS)
 
 
 def test_the_environment_variable_chooses_the_level(monkeypatch):
-    monkeypatch.setenv(sandbox.ENV, "process")
-    assert sandbox.detect_isolation().level == "process"
+    monkeypatch.setenv(isolation.ENV, "process")
+    assert isolation.detect_isolation().level == "process"
 
 
 def test_without_bubblewrap_or_root_the_grader_falls_back_and_says_why(monkeypatch):
-    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
-    monkeypatch.setattr(sandbox, "_is_root", lambda: False)
-    isolation = sandbox.detect_isolation("strongest")
-    assert isolation.level == "process" and not isolation.drop_user
-    assert any("bubblewrap (bwrap) is not installed" in why for why in isolation.unavailable)
-    assert any("not root" in why for why in isolation.unavailable)
-    assert "stronger levels unavailable" in isolation.describe()
+    monkeypatch.setattr(isolation.shutil, "which", lambda name: None)
+    monkeypatch.setattr(isolation, "is_root", lambda: False)
+    found = isolation.detect_isolation("strongest")
+    assert found.level == "process" and not found.drop_user
+    assert any("bubblewrap (bwrap) is not installed" in why for why in found.unavailable)
+    assert any("not root" in why for why in found.unavailable)
+    assert "stronger levels unavailable" in found.describe()
 
 
 def test_asking_for_a_level_the_machine_lacks_is_refused_with_the_reason(monkeypatch):
-    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    monkeypatch.setattr(isolation.shutil, "which", lambda name: None)
     with pytest.raises(UsageError, match="bubblewrap"):
-        sandbox.detect_isolation("namespace")
+        isolation.detect_isolation("namespace")
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="lending uids needs root")
@@ -102,9 +103,9 @@ def test_closing_answer_material_takes_only_the_others_permissions(tmp_path):
 
 @pytest.fixture()
 def namespace():
-    sandbox._strongest.cache_clear()
+    isolation._strongest.cache_clear()
     try:
-        return sandbox.detect_isolation("namespace")
+        return isolation.detect_isolation("namespace")
     except UsageError as err:  # pragma: no cover - CI installs bubblewrap and checks it
         pytest.skip(f"no namespace level here: {err}")
 

@@ -1,4 +1,5 @@
-"""Student programs rendered from the Jinja2 templates in ``starter_code/``.
+"""What a student is given, rendered from Jinja2 templates: the starter program
+(``starter_code/<name>.py.j2``) and the handout (``assignments/<name>/handout.md.j2``).
 
 A starter program and the filled-in reference program of an assignment come from the same
 template: the reference template only overrides the ``solve`` block, so the board, the file
@@ -15,10 +16,19 @@ from typing import Any
 
 import jinja2
 
-from ._assignments import Assignment
+from ._assignments import Assignment, assignments_dir
 from ._boards import Board, JumpBoard
 
-__all__ = ["check_command", "program_name", "render_program", "starter_code_dir"]
+__all__ = [
+    "HANDOUT_TEMPLATE",
+    "check_command",
+    "program_name",
+    "render_handout",
+    "render_program",
+    "starter_code_dir",
+]
+
+HANDOUT_TEMPLATE = "handout.md.j2"
 
 
 def starter_code_dir() -> Path:
@@ -37,19 +47,25 @@ def check_command(assignment: Assignment, variant: bool = False) -> str:
     return f"autograder check {assignment.name} {program_name(assignment)}"
 
 
-@lru_cache(maxsize=8)
-def _environment(extra: tuple[Path, ...]) -> jinja2.Environment:
-    # Cached, so its compiled templates are too: rendering a starter per student for a
-    # roster of hundreds would otherwise recompile the same templates each time.
-    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader([str(p) for p in extra])]
-    loaders.append(jinja2.PrefixLoader({"starter": jinja2.FileSystemLoader(starter_code_dir())}))
+@lru_cache(maxsize=16)
+def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
+    """One environment per search path, cached, so its compiled templates are too:
+    rendering a starter and a handout per student for a roster of hundreds would otherwise
+    compile the same templates each time. The starter templates are always reachable as
+    ``starter/<name>.py.j2`` (examples and reference programs extend them)."""
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader([str(p) for p in search_path]),
+            jinja2.PrefixLoader({"starter": jinja2.FileSystemLoader(starter_code_dir())}),
+        ]
+    )
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
+        loader=loader,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,  # the output is Python source, not HTML
+        autoescape=False,  # Python source and Markdown, not HTML
     )
     env.filters["python"] = _python_literal
     env.filters["jumps_literal"] = _jumps_literal
@@ -93,5 +109,34 @@ def render_program(
         board=board,
         params=dict(params),
         program=program_name(assignment),
+        check_command=check_command(assignment, variant),
+    )
+
+
+def render_handout(
+    assignment: Assignment,
+    board: Board,
+    params: Mapping[str, Any],
+    *,
+    self_check: str,
+    sample_output: str,
+    prints_actions: bool = False,
+    variant: bool = False,
+) -> str:
+    """The handout for ``board``: ``self_check`` is the first number a correct program
+    prints there, ``sample_output`` the start of that program's output, ``prints_actions``
+    whether it prints an action per square too. ``variant`` marks a student's own board,
+    checked with the bundle's ``check.py``. Shared parts (how a handout ends: running,
+    checking, grading) live next to the assignment folders."""
+    env = _environment((assignment.folder, assignments_dir()))
+    return env.get_template(HANDOUT_TEMPLATE).render(
+        assignment=assignment,
+        board=board,
+        params=dict(params),
+        program=program_name(assignment),
+        self_check=self_check,
+        sample_output=sample_output.rstrip("\n"),
+        prints_actions=prints_actions,
+        variant=variant,
         check_command=check_command(assignment, variant),
     )

@@ -1,12 +1,11 @@
-"""``autograder grade``: a folder of submissions, graded in parallel, each result written
-as it finishes so that an interrupted batch resumes without losing or redoing anything."""
+"""Grading a batch: a folder of submissions, graded in parallel, each result written as it
+finishes so that an interrupted batch resumes without losing or redoing anything."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -14,15 +13,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from ._answers import AnswerSource, with_own_board
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase
-from ._engine import SubmissionResult, grade_submission
 from ._errors import UsageError
 from ._files import remove_temporaries, sync_folder, write_atomic
-from ._manifest import Manifest, load_manifest
+from ._isolation import detect_isolation
+from ._lms import Submission, find_submissions
+from ._manifest import Manifest
 from ._reports import summary_text, write_reports
-from ._sandbox import Isolation, detect_isolation
-from ._submissions import Submission, find_submissions
+from ._results import SubmissionResult
+from ._sandbox import Isolation
+from ._submission import grade_submission
 
 __all__ = ["Batch", "grade_folder", "read_results"]
 
@@ -91,14 +93,12 @@ def _log_line(result: SubmissionResult) -> str | None:
 
 
 def _unloggable(result: SubmissionResult) -> SubmissionResult:
-    return SubmissionResult(
-        student=str(result.student),
-        submission=str(result.submission),
-        assignment=str(result.assignment),
-        score=0.0,
-        max_score=float(result.max_score),
-        status="error",
-        problems=("grader error: the result could not be recorded",),
+    return SubmissionResult.failed(
+        str(result.student),
+        str(result.submission),
+        str(result.assignment),
+        float(result.max_score),
+        "grader error: the result could not be recorded",
     )
 
 
@@ -133,44 +133,33 @@ class _Work:
     refused: str = ""
 
 
-def _failed(
-    work: _Work, assignment: Assignment, max_score: float, problem: str
-) -> SubmissionResult:
-    return SubmissionResult(
-        student=work.student,
-        submission=str(work.submission.path),
-        assignment=assignment.name,
-        score=0.0,
-        max_score=max_score,
-        status="error",
-        problems=(problem,),
-    )
-
-
 def _grade_one(
     assignment: Assignment,
     work: _Work,
     cases: Sequence[TestCase],
+    answers: AnswerSource | None,
     limits: Limits,
     isolation: Isolation,
     hidden: Sequence[Path],
 ) -> SubmissionResult:
     max_score = sum(c.points for c in cases)
+
+    def failed(problem: str) -> SubmissionResult:
+        path = str(work.submission.path)
+        return SubmissionResult.failed(work.student, path, assignment.name, max_score, problem)
+
     if work.refused:
-        return _failed(work, assignment, max_score, work.refused)
+        return failed(work.refused)
     try:
         if work.board is not None:
-            from reference_solutions import own_board_cases
-
-            cases = own_board_cases(assignment.name, work.board, cases)
+            assert answers is not None  # grade_folder asks for one with a manifest
+            cases = with_own_board(answers.own_board_case(assignment, work.board), cases)
         result = grade_submission(
             assignment, work.submission.path, cases, student=work.student, limits=limits,
             isolation=isolation, hidden=hidden,
         )  # fmt: skip
     except Exception as err:  # a grader bug on one submission must not stop the batch
-        return _failed(
-            work, assignment, max_score, f"grader error: {err.__class__.__name__}: {err}"
-        )
+        return failed(f"grader error: {err.__class__.__name__}: {err}")
     if work.student != work.submission.student:
         result = replace(result, extra={**result.extra, "submitted_as": work.submission.student})
     return result
@@ -286,6 +275,7 @@ def grade_folder(
     folder: str | Path,
     out: str | Path,
     *,
+    answers: AnswerSource | None = None,
     workers: int = 1,
     resume: bool = False,
     cases: Sequence[TestCase] | None = None,
@@ -296,17 +286,20 @@ def grade_folder(
     isolation: Isolation | str | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
-    reports). ``cases`` default to the assignment's answer key (public, edge and hidden).
-    With a ``manifest``, each student's own board takes the public board's place.
-    ``isolation``: a level name, or the strongest this machine allows (``_sandbox``)."""
+    reports). The test ``cases`` come from ``answers`` (public, edge and hidden boards)
+    unless given; either is needed, and ``answers`` is with a ``manifest``, whose students
+    are each graded on their own board in the public board's place. No program may read the
+    answer source's material. ``isolation``: a level name, or the strongest this machine
+    allows (``_isolation``)."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
         raise UsageError(str(folder), "no such folder of submissions")
+    if answers is None and (cases is None or manifest is not None):
+        raise ValueError("grade_folder needs an answer source for these cases")
     if cases is None:
-        from reference_solutions import answer_key
-
-        cases = answer_key(name)
+        assert answers is not None
+        cases = answers.cases(assignment)
     limits = limits or assignment.limits
     if manifest is not None and manifest.assignment != name:
         raise UsageError(
@@ -317,6 +310,8 @@ def grade_folder(
     # Besides the answer material, a program must not see the other submissions, the
     # gradebook or the manifest.
     hidden = [folder, out, *([Path(manifest.source)] if manifest is not None else [])]
+    if answers is not None:
+        hidden += answers.secret_paths()
     notes = _prepare_out(out, _fingerprint(assignment, cases, manifest), name, resume)
     submissions, found_notes = find_submissions(folder, exclude=out)
     notes += found_notes
@@ -354,7 +349,16 @@ def grade_folder(
                 while queue and len(pending) < 2 * max(1, workers):
                     work = queue.pop()
                     pending.add(
-                        pool.submit(_grade_one, assignment, work, cases, limits, isolation, hidden)
+                        pool.submit(
+                            _grade_one,
+                            assignment,
+                            work,
+                            cases,
+                            answers,
+                            limits,
+                            isolation,
+                            hidden,
+                        )
                     )
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -368,34 +372,3 @@ def grade_folder(
     # while writing them is repaired by --resume, which grades nothing and writes them again.
     notes += write_reports(out, ordered, assignment.title)
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe())
-
-
-def grade_command(
-    name: str,
-    folder: str,
-    out: str | None,
-    workers: int,
-    resume: bool,
-    timeout: float | None,
-    manifest: str | None = None,
-    isolation: str | None = None,
-) -> str:
-    """The ``grade`` verb: grade, write the reports, return the summary."""
-    assignment = load_assignment(name)
-    limits = assignment.limits
-    if timeout is not None:
-        if not 0 < timeout <= 3600:
-            raise UsageError(f"--timeout {timeout:g}", "expected seconds in (0, 3600]")
-        limits = limits.with_timeout(timeout)
-    target = Path(out) if out else Path(f"{name}-results")
-    variants = load_manifest(manifest, name) if manifest else None
-    batch = grade_folder(
-        name, folder, target, workers=workers, resume=resume, limits=limits,
-        progress=sys.stderr, manifest=variants, isolation=isolation,
-    )  # fmt: skip
-    resumed = len(batch.results) - batch.graded_now
-    head = f"graded {batch.graded_now} submissions" + (
-        f" ({resumed} already graded before --resume)" if resumed else ""
-    )
-    where = f"results in {target}: grades.csv, feedback/, results.jsonl, histogram.txt"
-    return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"

@@ -1,15 +1,23 @@
-"""``autograder list``: the assignments, their parameters and defaults."""
+"""``autograder list``: the assignments, with their parameters and defaults."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 
-from ._assignments import assignment_names
+from reference_solutions import describe_params, make_problem, params_to_json
+
+from .. import assignment_names
+
+HELP = "the assignments, with their parameters and defaults"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
 
 
 def list_text() -> str:
-    from reference_solutions import describe_params, make_problem, params_to_json
-
     lines = []
     for name in assignment_names():
         problem = make_problem(name)
@@ -19,11 +27,13 @@ def list_text() -> str:
             lines.append(f"{'':<14} {assignment.summary}")
         defaults = params_to_json(problem.params)
         for param, accepts, help_ in describe_params(problem.rules.Params):
-            shown = (
-                json.dumps(defaults[param])
-                if not isinstance(defaults[param], str)
-                else (defaults[param])
-            )
+            value = defaults[param]
+            shown = value if isinstance(value, str) else json.dumps(value)
             lines.append(f"    {param:<17}= {shown:<10} {help_} ({accepts})")
         lines.append("")
     return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    sys.stdout.write(list_text())
+    return 0

@@ -1,5 +1,5 @@
-"""Finding the submissions in a folder: one file or one folder per student, named plainly
-or the way a learning-management system names its downloads."""
+"""Collecting a folder of submissions: one file or one folder per student, named plainly
+or the way a learning-management system (Canvas, Moodle, Blackboard) names its downloads."""
 
 from __future__ import annotations
 

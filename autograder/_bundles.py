@@ -1,4 +1,5 @@
-"""``autograder variants``: a board per student, and a bundle per student to hand out.
+"""Student bundles (``autograder variants``): a board per student, and a bundle per student
+to hand out.
 
 Each bundle (a folder, and the same as a zip) holds the starter program with the student's
 board written in, the handout with that board's self-check, the board file, and a local
@@ -14,22 +15,21 @@ import json
 import os
 import secrets
 import shutil
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
+from ._answers import AnswerSource, Variant
 from ._assignments import Assignment, load_assignment
 from ._boards import describe_board
 from ._errors import UsageError
-from ._files import write_atomic
+from ._files import write_atomic, write_zip
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
-from ._programs import program_name
 from ._roster import RosterStudent, read_roster
+from ._templates import program_name
 
-__all__ = ["CHECK_SUPPORT", "VariantsReport", "make_variants", "secret_id", "variants_command"]
+__all__ = ["CHECK_SUPPORT", "MANIFEST", "STUDENTS", "VariantsReport", "make_variants", "secret_id"]
 
 MANIFEST = "manifest.json"
 SECRET_FILE = "secret.txt"
@@ -37,7 +37,11 @@ SECRET_ENV = "AUTOGRADER_SECRET"
 STUDENTS = "students"
 HERE = Path(__file__).resolve().parent
 # The grader's modules the local check imports: all standard library, no solver.
-CHECK_SUPPORT = ("_answer.py", "_cases.py", "_errors.py", "_formats.py", "_parse.py", "_score.py")
+CHECK_SUPPORT = (
+    "_answer.py", "_cases.py", "_errors.py", "_parse.py", "_score.py", "_texts.py",
+    "_formats/__init__.py", "_formats/_grid.py", "_formats/_reading.py",
+    "_formats/_registry.py", "_formats/_trap_lane.py",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def _check_files() -> dict[str, bytes]:
 
 
 def _bundle_files(
-    assignment: Assignment, student: RosterStudent, material: Any
+    assignment: Assignment, student: RosterStudent, material: Variant
 ) -> dict[str, bytes]:
     program = program_name(assignment)
     key = {
@@ -107,7 +111,7 @@ def _bundle_files(
         "student": student.id,
         "program": program,
         "board": "board.json",
-        "board_description": describe_board(material.board),
+        "board_description": describe_board(material.board, assignment.family),
         "self_check": material.self_check,
         "value_tolerance": assignment.value_tolerance,
         "timeout": assignment.limits.timeout,
@@ -133,31 +137,28 @@ def _write_bundle(folder: Path, top: str, files: dict[str, bytes]) -> None:
         path = staging / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    (staging / next(iter(files))).chmod(0o755)
-    archive = folder.with_name(f".{folder.name}.zip.partial")
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
-        for rel, data in files.items():
-            info = zipfile.ZipInfo(f"{top}/{rel}", date_time=(2026, 1, 1, 0, 0, 0))
-            info.external_attr = (0o755 if rel == next(iter(files)) else 0o644) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zipped.writestr(info, data)
+    program = next(iter(files))  # the first file is the program: executable
+    (staging / program).chmod(0o755)
     shutil.rmtree(folder, ignore_errors=True)
     staging.rename(folder)
-    os.replace(archive, folder.parent / f"{folder.name}.zip")  # ids may hold dots
+    # (f-string, not with_suffix: ids may hold dots)
+    write_zip(folder.parent / f"{folder.name}.zip",
+              ((f"{top}/{rel}", data, 0o755 if rel == program else 0o644)
+               for rel, data in files.items()))  # fmt: skip
 
 
 def make_variants(
     name: str,
     roster: str | Path,
     out: str | Path,
+    answers: AnswerSource,
     *,
     secret: str | None = None,
     on_student: Callable[[str], None] | None = None,
 ) -> VariantsReport:
-    """A board and a bundle for every student of ``roster``, and the manifest. A roster row
-    that cannot be used, or a student whose bundle fails, is reported and the rest go on."""
-    from reference_solutions import student_variant
-
+    """A board and a bundle for every student of ``roster``, and the manifest; ``answers``
+    draws each board and computes what goes with it. A roster row that cannot be used, or a
+    student whose bundle fails, is reported and the rest go on."""
     assignment = load_assignment(name)
     out = Path(out)
     students = read_roster(roster)
@@ -178,7 +179,7 @@ def make_variants(
     top_dir.mkdir(parents=True, exist_ok=True)
     for student in students.students:
         try:
-            material = student_variant(name, secret, student.id)
+            material = answers.variant(assignment, secret, student.id)
             board = material.board
             files = _bundle_files(assignment, student, material)
             _write_bundle(top_dir / student.id, f"{name}-{student.id}", files)
@@ -216,10 +217,3 @@ def _shared_boards(entries: list[StudentBoard]) -> list[str]:
         for ids in seen.values()
         if len(ids) > 1
     ]
-
-
-def variants_command(name: str, roster: str, out: str, secret: str | None) -> tuple[str, bool]:
-    """The ``variants`` verb: make everything, return the summary and whether every roster
-    row got its bundle."""
-    report = make_variants(name, roster, out, secret=secret)
-    return report.summary(), not report.problems

@@ -1,0 +1,122 @@
+"""Trap-lane layouts (docs/rules.md, "Trap lane"): the trap on each of squares 1..15, and
+whether the lane is a circle. Loading a layout never solves anything."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .. import _toml
+from .._errors import BoardError, UsageError
+from ._family import BoardFamily, LoadedBoard, register_family, reject_unknown
+
+__all__ = ["TRAP_KINDS", "TRAP_LANE_SQUARES", "TrapLaneFamily", "TrapLayout", "TrapVariantPlan"]
+
+TRAP_LANE_SQUARES = 15
+# The trap codes of a layout and their names (0 is an ordinary square). What each does is
+# the rules' business (reference_solutions.rules.trap_lane); "special" depends on the edition.
+TRAP_KINDS: Mapping[int, str] = MappingProxyType(
+    {1: "restart", 2: "penalty", 3: "prison", 4: "special"}
+)
+
+
+@dataclass(frozen=True)
+class TrapLayout:
+    """``layout[i]`` is the trap on square ``i + 1`` (squares 1..15)."""
+
+    layout: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        problem = trap_layout_problem(self.layout)
+        if problem:
+            raise BoardError("", problem)
+        object.__setattr__(self, "layout", tuple(int(x) for x in self.layout))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"layout": list(self.layout)}
+
+
+def trap_layout_problem(layout: object) -> str:
+    """The first rule the layout breaks, or ``""`` when it is valid."""
+    if not isinstance(layout, list | tuple) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in layout
+    ):
+        return f"layout must be a list of {TRAP_LANE_SQUARES} integers (squares 1..15)"
+    if len(layout) != TRAP_LANE_SQUARES:
+        return f"layout must have {TRAP_LANE_SQUARES} entries (squares 1..15), got {len(layout)}"
+    for square, trap in enumerate(layout, start=1):
+        if trap != 0 and trap not in TRAP_KINDS:
+            return f"square {square} has trap {trap}; traps are 0..{max(TRAP_KINDS)}"
+    if layout[0] or layout[-1]:
+        return "squares 1 and 15 are never trapped"
+    return ""
+
+
+def _default_counts() -> Mapping[str, tuple[int, int]]:
+    return MappingProxyType({kind: (0, 2) for kind in TRAP_KINDS.values()})
+
+
+@dataclass(frozen=True)
+class TrapVariantPlan:
+    """How each student's layout is drawn (``[variants]``): the range of the count of each
+    trap kind (inclusive, by name), on distinct squares 2..14, and the circle setting
+    (``"either"`` draws it per student)."""
+
+    counts: Mapping[str, tuple[int, int]] = field(default_factory=_default_counts)
+    circle: bool | str = "either"
+
+
+class TrapLaneFamily(BoardFamily):
+    name = "trap"
+    edge_boards = ("circle", "fully-trapped", "fully-trapped-circle")
+    plan_type = TrapVariantPlan
+
+    def parse(self, data: dict[str, Any], source: str) -> LoadedBoard:
+        reject_unknown(data, {"layout", "circle", "edition", "name"}, source)
+        if "layout" not in data:
+            raise BoardError(source, 'a trap-lane board needs "layout"')
+        params: dict[str, Any] = {k: data[k] for k in ("circle", "edition") if k in data}
+        layout = data["layout"]
+        if not isinstance(layout, list | tuple):
+            raise BoardError(source, trap_layout_problem(layout))
+        return LoadedBoard(TrapLayout(tuple(layout)), params, source)
+
+    def describe(self, data: Mapping[str, Any]) -> str:
+        traps = sum(1 for t in data["layout"] if t)
+        return f"{traps} traps, {'circle' if data.get('circle') else 'no circle'}"
+
+    def edge_board(self, name: str, public: Any) -> dict[str, Any]:
+        inner = range(2, TRAP_LANE_SQUARES)
+        if name in ("fully-trapped", "fully-trapped-circle"):
+            # Every kind of trap, in turn along the lane.
+            layout = [0] + [1 + square % len(TRAP_KINDS) for square in inner] + [0]
+            return {"layout": layout, "circle": name.endswith("circle")}
+        if name == "circle":
+            return {"layout": [0] * TRAP_LANE_SQUARES, "circle": True}
+        raise ValueError(f"unknown edge board {name!r} for trap-lane layouts")
+
+    def board_file(self, board: Any, params: Mapping[str, Any]) -> dict[str, Any]:
+        # The lane's shape is part of the board a program is given.
+        return {**board.to_json(), "circle": bool(params.get("circle", False))}
+
+    def read_plan(self, section: dict[str, Any], where: str) -> TrapVariantPlan:
+        kinds = list(TRAP_KINDS.values())
+        unknown = sorted(set(section) - {*kinds, "circle"})
+        if unknown:
+            raise UsageError(where, f"unknown key {unknown[0]!r} in [variants]")
+        default = TrapVariantPlan()
+        circle = section.get("circle", default.circle)
+        if circle not in (True, False, "either"):
+            raise UsageError(
+                where, f'[variants] circle must be true, false or "either", got {circle!r}'
+            )
+        counts = {
+            kind: _toml.count_range(section, kind, default.counts[kind], where, "variants")
+            for kind in kinds
+        }
+        return TrapVariantPlan(MappingProxyType(counts), circle)
+
+
+TRAP = register_family(TrapLaneFamily())

@@ -1,0 +1,161 @@
+"""The jump boards' print formats: the board drawn as rows of 10 squares.
+
+``values`` (classic, boosted) prints one value table; ``token-values`` one table per token
+count, most tokens first, each read by its heading; ``values-actions`` (aimed, efron) the
+value table and then the same grid with the action chosen on each square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .._answer import Answer, Entry, Objective
+from .._errors import UsageError
+from ._reading import Printed, Reader, read_number
+from ._registry import OutputFormat, register_format
+
+__all__ = ["ROW", "GridFormat", "board_rows", "grid_goal_problem", "labels"]
+
+ROW = 10  # squares per printed row
+
+
+def grid_goal_problem(goal: int) -> str:
+    """Why a board of ``goal`` squares cannot be printed as rows of 10, or ``""``."""
+    if goal < ROW or goal % ROW:
+        return f"goal {goal} is not a multiple of {ROW}, so the table cannot be printed"
+    return ""
+
+
+def board_rows(goal: int) -> list[list[int]]:
+    """Squares ``1..goal`` as printed: rows of 10, top row first, alternating direction.
+
+    The row holding 1..10 reads left to right, the next right to left, as on the board.
+    """
+    problem = grid_goal_problem(goal)
+    if problem:
+        raise UsageError("", f"{problem} (--json works for any goal)")
+    rows = []
+    for r in range(goal // ROW):
+        squares = list(range(ROW * r + 1, ROW * r + ROW + 1))
+        rows.append(squares if r % 2 == 0 else squares[::-1])
+    return rows[::-1]
+
+
+def labels(objective: Objective) -> tuple[str, str]:
+    """The first line's label and the value table's heading."""
+    if objective == "discounted":
+        return "Expected discounted reward per game", "Expected discounted reward by position"
+    return "Expected turns per game", "Expected turns remaining by position"
+
+
+_ACTIONS = "Optimal action by position:"
+_NUMBER = r"\s*(\S+)\s*"
+
+
+class GridFormat(OutputFormat):
+    """A first line with the start value, then value tables (one per token count when
+    ``layered``), then the action grid when ``prints_actions``."""
+
+    family = "jump"
+
+    def __init__(self, name: str, *, layered: bool = False, prints_actions: bool = False):
+        self.name = name
+        self.layered = layered
+        self.prints_actions = prints_actions
+
+    def layers(self, answer: Answer) -> list[Sequence[float]]:
+        """The value lists, by tokens left (just one unless ``layered``)."""
+        return list(answer.values) if self.layered else [answer.values]
+
+    def goal(self, answer: Answer) -> int:
+        return len(self.layers(answer)[0]) - 1
+
+    def _heading(self, by_position: str, tokens: int | None) -> str:
+        return by_position + ("" if tokens is None else f" with {tokens} tokens")
+
+    def _tables(self, answer: Answer) -> list[tuple[int | None, Sequence[float]]]:
+        """``(tokens, values)`` in print order: most tokens first."""
+        layers = self.layers(answer)
+        if not self.layered:
+            return [(None, layers[0])]
+        return [(k, layers[k]) for k in range(len(layers) - 1, -1, -1)]
+
+    def render(self, answer: Answer) -> str:
+        per_game, by_position = labels(answer.objective)
+        lines = [f"{per_game}: {answer.start_value:.2f}"]
+        for tokens, values in self._tables(answer):
+            lines.append(f"{self._heading(by_position, tokens)}:")
+            lines += _grid(len(values) - 1, _value_cell(values))
+        if self.prints_actions:
+            actions = answer.actions
+            assert actions is not None
+            lines.append(_ACTIONS)
+            lines += _grid(len(actions) - 1, lambda i: "%3d: %5s " % (i, actions[i]))
+        return "\n".join(lines) + "\n"
+
+    def parse(self, text: str, answer: Answer, *, quote: bool = True) -> Printed:
+        reader = Reader(text, quote)
+        goal = self.goal(answer)
+        squares = range(1, goal + 1)
+        order = [s for row in board_rows(goal) for s in row]
+        per_game, by_position = labels(answer.objective)
+        line, m = reader.header(r"\s*" + per_game + ":" + _NUMBER, per_game + ": ...", 0)
+        numbers = {"start": read_number(m.group(1), line + 1, per_game.lower(), reader.quote)}
+        actions: dict[str, str] = {}
+        at = line
+        for tokens, _ in self._tables(answer):
+            title = self._heading(by_position, tokens)
+            head, _ = reader.header(r"\s*" + title + r":\s*", title + ":", at)
+            grid, at = reader.grid(head, squares, title.lower(), order)
+            suffix = "" if tokens is None else f"@{tokens}"
+            for square, (token, at_line) in grid.items():
+                numbers[f"{square}{suffix}"] = read_number(
+                    token, at_line, f"square {square}", reader.quote
+                )
+        if self.prints_actions:
+            head, _ = reader.header(r"\s*" + _ACTIONS + r"\s*", _ACTIONS, at)
+            grid, at = reader.grid(head, squares, "optimal action by position", order)
+            actions.update({f"{s}:action": token for s, (token, _) in grid.items()})
+        return Printed(numbers, actions, reader.finish())
+
+    def entries(
+        self,
+        answer: Answer,
+        accepted: Sequence[frozenset[str]] | None,
+        value_tolerance: float,
+    ) -> list[Entry]:
+        """The first value, every square's value and, where printed, every square's
+        action. The goal's own entries (``0.00``, ``-``) are the same in every program, so
+        they are not graded. The first value is printed with two decimals, so it is held
+        to at least the half-unit of that rounding."""
+        start_tol = max(value_tolerance, 0.005) + 1e-9
+        tol = value_tolerance + 1e-9
+        per_game = "expected turns per game" if answer.objective == "turns" else "value per game"
+        out = [Entry("start", per_game, answer.start_value, tolerance=start_tol)]
+        goal = self.goal(answer)
+        for tokens, values in self._tables(answer):
+            suffix, said = ("", "") if tokens is None else (f"@{tokens}", f" with {tokens} tokens")
+            out += [
+                Entry(f"{s}{suffix}", f"square {s}{said}", float(values[s]), tolerance=tol)
+                for s in range(1, goal)
+            ]
+        if self.prints_actions:
+            assert accepted is not None
+            out += [
+                Entry(f"{s}:action", f"action on square {s}", accepted=accepted[s])
+                for s in range(1, goal)
+            ]
+        return out
+
+
+def _value_cell(values: Sequence[float]) -> Callable[[int], str]:
+    return lambda i: "%3d: %5.2f " % (i, values[i])
+
+
+def _grid(goal: int, cell: Callable[[int], str]) -> list[str]:
+    return ["".join(cell(square) for square in row) for row in board_rows(goal)]
+
+
+VALUES = register_format(GridFormat("values"))
+TOKEN_VALUES = register_format(GridFormat("token-values", layered=True))
+VALUES_ACTIONS = register_format(GridFormat("values-actions", prints_actions=True))

@@ -1,0 +1,144 @@
+"""Reading a program's output line by line: what every print format's parser shares.
+
+Numbers are parsed, not compared as text (any form Python's ``float`` reads). Blank lines,
+trailing spaces, CRLF line ends and lines around the block are tolerated and reported as
+warnings; a block that is incomplete, repeated or unparsable raises :class:`OutputError`
+naming the line (docs/contracts.md, "Output formats").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["OutputError", "Printed", "Reader", "read_number", "read_square"]
+
+_ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
+# An entry's value takes the whole non-space run and never gives part of it back: with a
+# plain ``\S+`` a run like "1:11:11:1..." splits into entries in exponentially many ways, so
+# a line as short as "1:1" * 25 + " x" (77 characters) after a table header hung the grader.
+# ``(?=(\S+))\1`` is the atomic form that also compiles on Python 3.10, where the students'
+# copy of this module (check.py) may run; Python 3.11's possessive ``\S++`` does not.
+# ``_ENTRY.finditer`` reads a value as the whole run anyway; the only lines no longer taken
+# for grid lines are ones it would have read only in part (e.g. "1:23 : 4").
+_GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*(?=(\S+))\1\s*)+")
+
+
+class OutputError(ValueError):
+    """The output does not hold the block the assignment prints. ``line`` is 1-based."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What was read: entries by key (see ``Entry``), and warnings for the student."""
+
+    numbers: dict[str, float]
+    actions: dict[str, str]
+    warnings: tuple[str, ...]
+
+
+def read_number(token: str, line: int, what: str, quote: bool = True) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        shown = f"{token[:40]!r}" if quote else "a word"
+        raise OutputError(line, f"{shown} is not a number ({what})") from None
+
+
+def read_square(digits: str, line: int, not_on: str) -> int:
+    """The square number ``digits`` (a run of ``\\d``), or an :class:`OutputError`."""
+    # int() refuses more than 4300 digits (Python's int_max_str_digits) with a bare
+    # ValueError, so a line "111...1: 0.00" of 5000 digits crashed the parser instead of being
+    # reported. No square needs ten digits; leading zeros are still read as before.
+    if len(digits.lstrip("0")) > 9:
+        raise OutputError(line, f"a square number of {len(digits)} digits is not {not_on}")
+    return int(digits)
+
+
+class Reader:
+    """The output's lines, which of them the answer used, and warnings on the rest."""
+
+    def __init__(self, text: str, quote: bool = True) -> None:
+        self.quote = quote
+        self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        self.used: set[int] = set()
+        self.warnings: list[str] = []
+        if "\r\n" in text:
+            self.warnings.append("the output has Windows (CRLF) line ends")
+
+    def header(self, pattern: str, shown: str, after: int) -> tuple[int, re.Match[str]]:
+        """The one line matching ``pattern`` at or after index ``after``."""
+        regex = re.compile(pattern)
+        hits = [(i, m) for i in range(len(self.lines)) if (m := regex.fullmatch(self.lines[i]))]
+        if len(hits) > 1:
+            first, second = hits[0][0] + 1, hits[1][0] + 1
+            raise OutputError(second, f"'{shown}' is printed again (first on line {first})")
+        if not hits:
+            raise OutputError(None, f"no line '{shown}' in the output")
+        index, match = hits[0]
+        if index < after:
+            raise OutputError(index + 1, f"'{shown}' comes before the lines it should follow")
+        self.used.add(index)
+        return index, match
+
+    def grid(
+        self, head: int, squares: range, what: str, order: list[int]
+    ) -> tuple[dict[int, tuple[str, int]], int]:
+        """The ``square: entry`` lines after line ``head``: every square exactly once.
+        ``order`` is the board order the squares are printed in (a warning otherwise)."""
+        found: dict[int, tuple[str, int]] = {}
+        i = head + 1
+        seen: list[int] = []
+        while i < len(self.lines):
+            line = self.lines[i]
+            if not line.strip():  # blank lines inside the block are tolerated
+                i += 1
+                continue
+            if not _GRID_LINE.fullmatch(line):
+                break
+            self.used.add(i)
+            for m in _ENTRY.finditer(line):
+                square = read_square(m.group(1), i + 1, f"on this board ({what})")
+                if square not in squares:
+                    raise OutputError(i + 1, f"square {square} is not on this board ({what})")
+                if square in found:
+                    raise OutputError(
+                        i + 1,
+                        f"square {square} appears twice ({what}, first on line {found[square][1]})",
+                    )
+                found[square] = (m.group(2), i + 1)
+                seen.append(square)
+            i += 1
+        missing = [s for s in squares if s not in found]
+        if missing:
+            shown = ", ".join(map(str, missing[:8])) + (" ..." if len(missing) > 8 else "")
+            where = f"the table after line {head + 1}"
+            if not found:
+                raise OutputError(head + 2, f"{where} is missing ({what})")
+            raise OutputError(
+                i + 1 if i < len(self.lines) else i,
+                f"{where} has no entry for "
+                f"square{'s' if len(missing) > 1 else ''} {shown} ({what})",
+            )
+        if seen != order:
+            self.warnings.append(f"{what}: squares are not printed in board order")
+        return found, i
+
+    def finish(self) -> tuple[str, ...]:
+        first, last = min(self.used), max(self.used)
+        before = [i for i in range(first) if self.lines[i].strip()]
+        after = [i for i in range(last + 1, len(self.lines)) if self.lines[i].strip()]
+        inside = [i for i in range(first, last) if i not in self.used and self.lines[i].strip()]
+        for lines, where in ((before, "before"), (inside, "inside"), (after, "after")):
+            if lines:
+                text = f": {self.lines[lines[0]][:60]!r}" if self.quote else ""
+                self.warnings.append(
+                    f"ignored {len(lines)} line{'s' if len(lines) > 1 else ''} {where} the "
+                    f"answer (line {lines[0] + 1}{text})"
+                )
+        return tuple(self.warnings)

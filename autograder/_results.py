@@ -1,0 +1,86 @@
+"""What grading produces, as plain data: a result per board and per submission.
+
+``results.jsonl`` holds one :class:`SubmissionResult` per line (``to_json``); the reports,
+Gradescope's ``results.json`` and ``--resume`` all read them back from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+__all__ = ["SubmissionResult", "SubmissionStatus", "TestResult", "TestStatus"]
+
+# How one board went: the marks (passed, partial, wrong) or why there were none.
+TestStatus = Literal[
+    "passed", "partial", "wrong", "unreadable", "timeout", "crashed", "output-limit", "not-run"
+]
+# "error": the submission could not be graded at all (no program, a grader error, ...).
+SubmissionStatus = Literal["graded", "error"]
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One board's outcome. ``feedback`` is safe to show the student; ``staff`` adds what
+    only teaching staff may see on hidden boards (expected values, standard error)."""
+
+    name: str
+    title: str
+    score: float
+    max_score: float
+    visible: bool
+    status: TestStatus
+    right: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    feedback: tuple[str, ...] = ()
+    staff: tuple[str, ...] = ()
+
+
+def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(kind)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    student: str
+    submission: str
+    assignment: str
+    score: float
+    max_score: float
+    status: SubmissionStatus
+    tests: tuple[TestResult, ...] = ()
+    problems: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    isolation: str = ""  # the level its runs had (``_sandbox.LEVELS``); "" if none ran
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "graded" and all(t.status == "passed" for t in self.tests)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SubmissionResult:
+        """Read back :meth:`to_json`. Keys this version does not know (a log written by a
+        newer grader) are left out, so ``--resume`` works across versions."""
+        tests = tuple(
+            TestResult(
+                **{
+                    **_known(TestResult, t),
+                    "feedback": tuple(t["feedback"]),
+                    "staff": tuple(t["staff"]),
+                }
+            )
+            for t in data["tests"]
+        )
+        return cls(**{**_known(cls, data), "tests": tests, "problems": tuple(data["problems"])})
+
+    @classmethod
+    def failed(
+        cls, student: str, submission: str, assignment: str, max_score: float, problem: str
+    ) -> SubmissionResult:
+        """A submission that could not be graded at all, and why."""
+        return cls(student, submission, assignment, 0.0, max_score, "error", problems=(problem,))

@@ -1,0 +1,108 @@
+"""The sentences a student reads about a run, in one place: the grader's feedback and the
+bundled ``check.py`` both say them. Standard library only: a student bundle carries this
+module, and it runs there on Python 3.10.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "NOT_IMPLEMENTED",
+    "NOT_YET",
+    "PRINTED_NOTHING",
+    "SHOWN_WRONG",
+    "STDERR_HEADING",
+    "all_right",
+    "crash_reason",
+    "exception_name",
+    "listing",
+    "output_limit",
+    "self_check_line",
+    "time_limit",
+    "unreadable",
+]
+
+SHOWN_WRONG = 10  # wrong entries listed, then a count
+NOT_IMPLEMENTED = "the solving function still raises NotImplementedError"
+PRINTED_NOTHING = "printed nothing"
+STDERR_HEADING = "standard error (last lines):"
+NOT_YET = "not yet: fix what is listed above and run the check again."
+
+_EXCEPTION = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\b")
+
+
+def time_limit(seconds: float) -> str:
+    return f"stopped after {seconds:g} s: the time limit for one board"
+
+
+def cpu_limit(seconds: float) -> str:
+    return f"used up its CPU time limit of {seconds:g} s for one board"
+
+
+def output_limit(kilobytes: int) -> str:
+    return f"printed more than {kilobytes} KB; stopped"
+
+
+def unreadable(error: object) -> str:
+    return f"output not readable: {error}"
+
+
+def exception_name(stderr_lines: Sequence[str]) -> str:
+    """The exception a Python traceback ends with (its last line naming one), or ``""``."""
+    for line in reversed(stderr_lines):
+        m = _EXCEPTION.match(line.strip())
+        if m:
+            return m.group(1)
+    return ""
+
+
+def crash_reason(
+    returncode: int,
+    signal_name: str,
+    stderr_lines: Sequence[str],
+    *,
+    cpu_seconds: float | None = None,
+    memory_mb: int | None = None,
+) -> str:
+    """Why a program that ran ended without an answer: the signal that killed it, else the
+    exception it raised, else its exit status. ``cpu_seconds`` and ``memory_mb`` are the
+    limits it ran under, where there were any (not in a student's local check)."""
+    if signal_name:
+        why = {"SIGSEGV": " (a crash in native code, often memory)"}
+        if cpu_seconds is not None:
+            why["SIGXCPU"] = f" (the CPU time limit of {cpu_seconds:g} s)"
+            why["SIGKILL"] = " (a limit was reached)"
+        return f"killed by {signal_name}{why.get(signal_name, '')}"
+    name = exception_name(stderr_lines)
+    if name == "MemoryError" and memory_mb is not None:
+        return f"ran out of memory (limit {memory_mb} MB)"
+    if name == "NotImplementedError":
+        return NOT_IMPLEMENTED
+    return f"exited with status {returncode}" + (f" ({name})" if name else "")
+
+
+def entries_right(right: int, total: int) -> str:
+    return f"{right} of {total} entries right"
+
+
+def self_check_line(check: str, value: float | None) -> str:
+    """Whether ``value`` (what the program printed where the self-check is read) rounds to
+    the self-check ``check``, to the decimals ``check`` is written with."""
+    places = len(check.partition(".")[2])
+    shown = "nothing" if value is None else f"{value:.{places}f}"
+    verdict = "holds" if shown == check else "does not hold"
+    return f"self-check {verdict}: printed {shown}, expected {check}"
+
+
+def listing(wrong: Iterable[tuple[str, str, str]], shown: int = SHOWN_WRONG) -> list[str]:
+    """``label: printed X, expected Y`` for the first ``shown`` wrong entries, then a count."""
+    lines = [f"{label}: printed {printed or 'nothing'}, expected {expected}"
+             for label, printed, expected in wrong]  # fmt: skip
+    more = len(lines) - shown
+    return lines[:shown] + ([f"... and {more} more"] if more > 0 else [])
+
+
+def all_right(where: str) -> str:
+    return f"all right on {where}. You are also graded on hidden boards (see the handout)."

@@ -1,0 +1,71 @@
+"""The command line: the one place where the engine (``autograder``) and the answer keys
+(``reference_solutions``) meet. Each verb is a module of this package with ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> exit status``; the table below is the whole
+dispatch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .. import UsageError
+from . import (
+    board,
+    check,
+    conformance,
+    demo,
+    grade,
+    gradescope,
+    gradescope_run,
+    handout,
+    list_assignments,
+    simulate,
+    solve,
+    starter,
+    variants,
+)
+
+__all__ = ["VERBS", "main", "parser"]
+
+VERBS: dict[str, ModuleType] = {
+    "list": list_assignments,
+    "solve": solve,
+    "simulate": simulate,
+    "check": check,
+    "grade": grade,
+    "board": board,
+    "variants": variants,
+    "gradescope": gradescope,
+    "gradescope-run": gradescope_run,
+    "starter": starter,
+    "handout": handout,
+    "demo": demo,
+    "conformance": conformance,
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="autograder",
+        description="Autograded Markov-decision-process assignments on Chutes and Ladders.",
+    )
+    verbs = top.add_subparsers(dest="verb", required=True, metavar="COMMAND")
+    for verb, module in VERBS.items():
+        module.add_arguments(verbs.add_parser(verb, help=module.HELP))
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return int(VERBS[args.verb].run(args))
+    except UsageError as err:
+        print(f"autograder: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("autograder: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

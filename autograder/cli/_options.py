@@ -1,0 +1,82 @@
+"""Argument types and options that several verbs share."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from .._sandbox import LEVELS
+
+__all__ = [
+    "add_board_options",
+    "add_isolation_option",
+    "add_timeout_option",
+    "count",
+    "non_negative",
+    "write_output",
+]
+
+
+def non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def count(low: int, high: int | None) -> Callable[[str], int]:
+    """An integer in ``low..high`` (no upper bound when ``high`` is None)."""
+    span = f"an integer >= {low}" if high is None else f"an integer in {low}..{high:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {span}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {span}, got {text!r}")
+        return value
+
+    return parse
+
+
+def add_timeout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="time limit per board (default: TOML)"
+    )
+
+
+def add_board_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--board", metavar="FILE", help="a board file (JSON) instead of the public board"
+    )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change a parameter (repeatable)",
+    )
+
+
+def add_isolation_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--isolation", choices=("strongest", *LEVELS),
+        help="how submissions are kept apart: namespace (bubblewrap), user (root switches to "
+        "an unprivileged user), process (limits only); default: $AUTOGRADER_ISOLATION, else "
+        "the strongest this machine allows",
+    )  # fmt: skip
+
+
+def write_output(text: str, path: str | None) -> None:
+    """``text`` to the file ``path``, or to standard output."""
+    if path:
+        Path(path).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,31 @@
+"""``autograder gradescope``: the Gradescope autograder, as the zip Gradescope asks for."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import VISIBILITIES, build_gradescope
+from ._options import add_isolation_option, add_timeout_option
+
+HELP = "the Gradescope autograder zip"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("assignment")
+    parser.add_argument("--out", required=True, metavar="ZIP", help="e.g. autograder.zip")
+    parser.add_argument("--manifest", metavar="FILE", help="grade students on their boards")
+    add_timeout_option(parser)
+    parser.add_argument(
+        "--hidden-visibility", default="after_due_date", choices=VISIBILITIES,
+        help="when students see the hidden boards' results (default: after_due_date)",
+    )  # fmt: skip
+    add_isolation_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = build_gradescope(
+        args.assignment, args.out, manifest=args.manifest, timeout=args.timeout,
+        hidden_visibility=args.hidden_visibility, isolation=args.isolation,
+    )  # fmt: skip
+    print(f"wrote {path}: upload it as the autograder of a Gradescope programming assignment")
+    return 0

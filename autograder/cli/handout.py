@@ -1,0 +1,22 @@
+"""``autograder handout``: the handout (Markdown), with that board's self-check."""
+
+from __future__ import annotations
+
+import argparse
+
+from reference_solutions import reference_handout
+
+from ._options import add_board_options, write_output
+
+HELP = "the handout for the public board or --board"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("assignment")
+    add_board_options(parser)
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    write_output(reference_handout(args.assignment, args.board, args.settings), args.output)
+    return 0

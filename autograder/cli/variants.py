@@ -1,0 +1,31 @@
+"""``autograder variants``: a board, starter, handout and local check per student of a
+roster, and the manifest that grading reads."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from reference_solutions import ReferenceAnswers
+
+from .. import make_variants
+
+HELP = "a board, starter, handout and local check per student of a roster"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("assignment")
+    parser.add_argument("--roster", required=True, metavar="CSV", help="one row per student")
+    parser.add_argument("--out", required=True, metavar="DIR", help="where bundles go")
+    parser.add_argument(
+        "--secret", metavar="KEY", help="boards derive from it (default: $AUTOGRADER_SECRET, "
+        "else DIR/secret.txt, made on first use)",
+    )  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    report = make_variants(
+        args.assignment, args.roster, args.out, ReferenceAnswers(), secret=args.secret
+    )
+    sys.stdout.write(report.summary())
+    return 0 if not report.problems else 1

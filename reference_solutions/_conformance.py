@@ -1,0 +1,446 @@
+"""What every assignment must satisfy, as a check anyone can call (in the spirit of
+scikit-learn's ``check_estimator``): ``check_assignment("classic")``.
+
+Each check is a function of a :class:`Conformance`, which computes what several checks
+share once (the solved public board, the example submissions graded on the whole answer
+key). A new assignment is covered the day its folder is added: the test suite runs every
+check on every folder, and an instructor can run them on one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from autograder import (
+    Assignment,
+    SubmissionResult,
+    TestCase,
+    board_family,
+    describe_board,
+    grade_folder,
+    load_assignment,
+    load_manifest,
+    make_variants,
+    output_format,
+    parse_output,
+    program_name,
+    render,
+    render_examples,
+    render_program,
+)
+
+from ._answer_key import answer_key
+from ._params import params_to_json
+from ._problem import Problem, make_problem, solution_json
+from ._programs import programs_dir, reference_handout, reference_program
+from ._simulate import simulate
+from ._solver import Solution, policy_iteration, value_iteration
+from ._source import ReferenceAnswers
+
+__all__ = ["CHECKS", "Conformance", "ConformanceError", "ConformanceReport", "check_assignment"]
+
+GRADING_TIMEOUT = 3.0  # seconds per board for the examples; a correct program needs 0.1 s
+SIMULATED_GAMES = 20_000
+Z_999 = 3.2905  # the 99.9% two-sided normal quantile
+
+
+class ConformanceError(AssertionError):
+    """A check found the assignment wanting; the message says how."""
+
+
+def _expect(condition: object, message: str) -> None:
+    if not condition:
+        raise ConformanceError(message)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """The example submissions, the reference program and the starter, graded once on the
+    whole answer key."""
+
+    results: dict[str, SubmissionResult]
+    cases: list[TestCase]
+    folder: Path
+
+
+class Conformance:
+    """The checks of one assignment, sharing their work. ``workdir`` holds the graded
+    submissions and bundles (a temporary folder, removed with the object, by default)."""
+
+    def __init__(self, name: str, workdir: Path | None = None) -> None:
+        self.name = name
+        self.assignment: Assignment = load_assignment(name)
+        if workdir is None:
+            # Kept as long as the object: the folder goes with it.
+            self._tmp = tempfile.TemporaryDirectory(prefix=f"conformance-{name}-")
+            workdir = Path(self._tmp.name)
+        self.workdir = Path(workdir)
+        self.answers = ReferenceAnswers()
+
+    @cached_property
+    def solved(self) -> tuple[Problem, Solution]:
+        problem = make_problem(self.name)
+        return problem, policy_iteration(problem.game.model)
+
+    @cached_property
+    def graded(self) -> Graded:
+        folder = self.workdir / "submissions"
+        render_examples(self.assignment, folder)
+        problem = self.solved[0]
+        (folder / "reference.py").write_text(reference_program(self.name), encoding="utf-8")
+        starter = render_program(self.assignment, problem.board, params_to_json(problem.params))
+        (folder / "starter.py").write_text(starter, encoding="utf-8")
+        cases = answer_key(self.name)
+        batch = grade_folder(
+            self.name,
+            folder,
+            self.workdir / "results",
+            answers=self.answers,
+            workers=2,
+            cases=cases,
+            limits=self.assignment.limits.with_timeout(GRADING_TIMEOUT),
+        )
+        return Graded({r.student: r for r in batch.results}, cases, folder)
+
+    def run(self, checks: Iterable[str] | None = None) -> ConformanceReport:
+        """Run the named checks (all by default), each to its end, and report."""
+        outcomes = []
+        for check in checks or CHECKS:
+            if check not in CHECKS:
+                raise ValueError(f"unknown check {check!r} (known: {', '.join(CHECKS)})")
+            try:
+                CHECKS[check](self)
+            except ConformanceError as err:
+                outcomes.append(Outcome(check, False, str(err)))
+            else:
+                outcomes.append(Outcome(check, True, ""))
+        return ConformanceReport(self.name, tuple(outcomes))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    check: str
+    passed: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class ConformanceReport:
+    assignment: str
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(o.passed for o in self.outcomes)
+
+    def text(self) -> str:
+        lines = [
+            f"{self.assignment}: {sum(o.passed for o in self.outcomes)} of "
+            f"{len(self.outcomes)} checks pass"
+        ]
+        for o in self.outcomes:
+            lines.append(
+                f"  {'ok  ' if o.passed else 'FAIL'} {o.check}" + (f": {o.why}" if o.why else "")
+            )
+        return "\n".join(lines) + "\n"
+
+
+def check_assignment(
+    name: str, checks: Iterable[str] | None = None, workdir: Path | None = None
+) -> ConformanceReport:
+    """Run the conformance checks (all, or those named) on assignment ``name``."""
+    return Conformance(name, workdir).run(checks)
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def _configuration(c: Conformance) -> None:
+    """The assignment's board family is known, its rules print a known format for boards
+    of that family, and every edge board of its plan is one that family makes."""
+    a = c.assignment
+    family = board_family(a.family)
+    problem, solution = c.solved
+    answer = problem.game.answer(solution)
+    fmt = output_format(answer.output)
+    _expect(
+        fmt.family == a.family,
+        f"the rules print {fmt.name!r}, a format of {fmt.family} boards, but the "
+        f"assignment's boards are {a.family} boards",
+    )
+    for edge in a.tests.edge_boards:
+        _expect(edge in family.edge_boards, f"edge board {edge!r} is not a {a.family} board")
+
+
+def _solvers_agree(c: Conformance) -> None:
+    """Value iteration and policy iteration find the same values, to 1e-9."""
+    problem, exact = c.solved
+    swept = value_iteration(problem.game.model, tolerance=1e-10)
+    gap = float(np.max(np.abs(exact.values - swept.values)))
+    _expect(gap <= 1e-9, f"value and policy iteration differ by {gap:.3g}")
+
+
+def _simulation_agrees(c: Conformance) -> None:
+    """Games played under the optimal policy average the computed value, within the 99.9%
+    confidence interval."""
+    problem, solution = c.solved
+    result = simulate(problem.game.model, solution.policy, games=SIMULATED_GAMES, seed=11)
+    _expect(result.unfinished == 0, f"{result.unfinished} simulated games never finished")
+    half = Z_999 * result.std / np.sqrt(result.games)
+    _expect(
+        abs(result.mean - solution.start_value) <= half,
+        f"simulated mean {result.mean:.4f} is outside {solution.start_value:.4f} +- {half:.4f}",
+    )
+
+
+def _self_check(c: Conformance) -> None:
+    """The published self-check (where there is one) is what the solver finds."""
+    if c.assignment.self_check is None:
+        return
+    value = c.solved[1].start_value
+    _expect(
+        c.assignment.self_check_holds(value),
+        f"the solver finds {value:.6f}, the published self-check is {c.assignment.self_check}",
+    )
+
+
+def _answer_reads_back(c: Conformance) -> None:
+    """The answer renders in its format, leads with the start value, and reads back through
+    the grader's parser with every entry right; ``--json`` has the contract's fields."""
+    problem, solution = c.solved
+    answer = problem.game.answer(solution)
+    text = render(answer)
+    first = text.splitlines()[0]
+    _expect(first.endswith(f": {solution.start_value:.2f}"), f"the first line is {first!r}")
+    key = answer_key(c.name, hidden=False)[0].expected
+    printed = parse_output(text, key)
+    _expect(not printed.warnings, f"the reference output draws warnings: {printed.warnings}")
+    for entry in key.entries(c.assignment.value_tolerance):
+        if entry.accepted is None:
+            got = printed.numbers[entry.key]
+            _expect(
+                abs(got - (entry.value or 0.0)) <= entry.tolerance,
+                f"{entry.label} reads back as {got}",
+            )
+    data = solution_json(problem, solution)
+    _expect(
+        {"assignment", "params", "start_value", "values", "policy"} <= set(data),
+        f"--json lacks {sorted({'params', 'values', 'policy'} - set(data))}",
+    )
+    _expect("-0.00" not in text, "the reference output prints -0.00")
+
+
+def _optimal_actions(c: Conformance) -> None:
+    """Every action the solver calls optimal is within rounding of the best, and the
+    policy only picks such actions."""
+    problem, solution = c.solved
+    model = problem.game.model
+    sign = -1.0 if model.maximize else 1.0
+    best = np.full(model.n_states, np.inf)
+    np.minimum.at(best, model.state_of_pair, sign * solution.q_values)
+    gap = sign * solution.q_values - best[model.state_of_pair]
+    scale = np.maximum(1, np.abs(best[model.state_of_pair][solution.optimal]))
+    _expect(np.all(gap[solution.optimal] <= 1e-9 * scale), "an 'optimal' action is not")
+    _expect(
+        np.all(solution.optimal[solution.policy[solution.policy >= 0]]),
+        "the policy picks an action that is not optimal",
+    )
+
+
+def _reference_full_marks(c: Conformance) -> None:
+    """The reference program scores full marks on every board of the answer key."""
+    result = c.graded.results["reference"]
+    bad = [
+        f"{t.name}: {t.status} ({'; '.join(t.feedback[:2])})"
+        for t in result.tests
+        if t.status != "passed"
+    ]
+    _expect(result.status == "graded" and not bad, f"the reference program fails {bad}")
+    total = c.assignment.tests.total_points
+    _expect(
+        result.score == result.max_score == total,
+        f"the reference program scores {result.score} of {result.max_score}, not {total}",
+    )
+
+
+def _starter_scores_zero(c: Conformance) -> None:
+    """The untouched starter scores 0 on every board, each with the reason a student needs,
+    and the grader is not upset by it."""
+    result = c.graded.results["starter"]
+    _expect(
+        result.status == "graded" and result.score == 0,
+        f"the starter: {result.status}, {result.score} points",
+    )
+    for test in result.tests:
+        _expect(
+            test.status == "crashed"
+            and test.feedback[:1] == ("the solving function still raises NotImplementedError",),
+            f"the starter on {test.name}: {test.status}, {test.feedback[:1]}",
+        )
+
+
+def _examples(c: Conformance) -> None:
+    """The examples: more than one correct style, each full marks; a typical mistake or
+    more, each losing points; an endless one and a crashing one, each 0 for what it is."""
+    results = c.graded.results
+    correct = [s for s in results if s.startswith("correct_") or s == "module_only"]
+    _expect(len(correct) >= 2, "each assignment shows more than one correct style")
+    for student in correct:
+        r = results[student]
+        _expect(r.score == r.max_score, f"{student} scores {r.score} of {r.max_score}")
+    wrong = [s for s in results if s.startswith("wrong_")]
+    _expect(wrong, "each assignment has at least one typical wrong submission")
+    for student in wrong:
+        r = results[student]
+        _expect(r.score < r.max_score, f"{student} scores full marks")
+    _expect({"endless", "crashes"} <= set(results), "an endless and a crashing example")
+    endless, crashes = results["endless"], results["crashes"]
+    _expect(
+        endless.score == 0 and {t.status for t in endless.tests} == {"timeout", "not-run"},
+        f"endless: {endless.score}, {sorted({t.status for t in endless.tests})}",
+    )
+    _expect(
+        crashes.score == 0 and {t.status for t in crashes.tests} == {"crashed"},
+        f"crashes: {crashes.score}, {sorted({t.status for t in crashes.tests})}",
+    )
+
+
+def _boards(c: Conformance) -> None:
+    """Only the public board is visible, it carries the published self-check, every board
+    differs, and no expected answer prints ``-0.00`` or a goal value off its exact one."""
+    cases = c.graded.cases
+    _expect(
+        [t.visible for t in cases] == [True] + [False] * (len(cases) - 1),
+        "only the first (public) board may be visible",
+    )
+    _expect(cases[0].self_check == c.assignment.self_check, "the public board's self-check")
+    _expect(
+        len({json.dumps(t.board, sort_keys=True) for t in cases}) == len(cases),
+        "two test boards are the same",
+    )
+    for case in cases:
+        answer = case.expected.answer
+        _expect("-0.00" not in render(answer), f"{case.name} prints -0.00")
+        if c.assignment.family == "jump":
+            layers = answer.values if isinstance(answer.values[0], tuple) else (answer.values,)
+            for layer in layers:
+                goal = layer[-1]
+                _expect(
+                    math.copysign(1.0, goal) > 0 and abs(goal) in (0.0, 100.0),
+                    f"{case.name}: the goal's value is {goal!r}",
+                )
+
+
+def _handout(c: Conformance) -> None:
+    """The handout renders with the self-check and the first line of the sample output."""
+    text = reference_handout(c.name)
+    problem, solution = c.solved
+    check = c.assignment.self_check or f"{solution.start_value:.2f}"
+    _expect(check in text, f"the handout does not quote the self-check {check}")
+    first = render(problem.game.answer(solution)).splitlines()[0]
+    _expect(first in text, f"the handout does not show the output's first line {first!r}")
+    _expect("{{" not in text and "{%" not in text, "the handout has unrendered template text")
+
+
+def _variants(c: Conformance) -> None:
+    """Three students' bundles: the untouched starter fails its bundled check with the
+    reason, the solved program passes it with the self-check, and each is graded full on
+    the public points on their own board."""
+    out = c.workdir / "variants"
+    roster = c.workdir / "roster.csv"
+    roster.write_text("id,email\nann,ann@x.org\nbo,bo@x.org\ncy,cy@x.org\n", encoding="utf-8")
+    report = make_variants(c.name, roster, out, c.answers, secret="conformance-secret")
+    students = report.manifest.students
+    _expect(report.problems == () and len(students) == 3, f"variants: {report.problems}")
+    _expect(
+        len({json.dumps(s.board, sort_keys=True) for s in students}) == 3,
+        "two students were given the same board",
+    )
+    submissions = c.workdir / "variant-submissions"
+    submissions.mkdir(exist_ok=True)
+    for k, student in enumerate(students):
+        bundle = out / "students" / student.id
+        program = bundle / program_name(c.assignment)
+        handout = (bundle / "handout.md").read_text(encoding="utf-8")
+        _expect(
+            student.self_check in handout and "python3 check.py" in handout,
+            f"{student.id}'s handout lacks the self-check or the check command",
+        )
+        if k == 0:
+            untouched = _bundled_check(bundle)
+            _expect(
+                untouched.returncode == 1
+                and "still raises NotImplementedError" in untouched.stdout,
+                f"the untouched starter's check said: {untouched.stdout[-300:]}",
+            )
+        problem = make_problem(c.name, student.board)
+        program.write_text(
+            render_program(
+                c.assignment,
+                problem.board,
+                params_to_json(problem.params),
+                template=f"{c.name}.py.j2",
+                search_path=[programs_dir()],
+                variant=True,
+            ),
+            encoding="utf-8",
+        )
+        solved = _bundled_check(bundle)
+        _expect(solved.returncode == 0, f"the solved program fails its check: {solved.stdout}")
+        _expect(
+            f"self-check holds: printed {student.self_check}" in solved.stdout,
+            f"the check does not confirm the self-check: {solved.stdout}",
+        )
+        (submissions / f"{student.id}.py").write_bytes(program.read_bytes())
+    batch = grade_folder(
+        c.name,
+        submissions,
+        c.workdir / "variant-results",
+        answers=c.answers,
+        workers=2,
+        cases=answer_key(c.name, hidden=False),
+        manifest=load_manifest(out / "manifest.json", c.name),
+    )
+    points = c.assignment.tests.public_points
+    scores = {r.student: r.score for r in batch.results}
+    _expect(scores == {s.id: points for s in students}, f"own-board scores {scores}")
+    boards = {s.id: s.board for s in students}
+    for r in batch.results:
+        title = f"your board ({describe_board(boards[r.student], c.assignment.family)})"
+        _expect(r.tests[0].title == title, f"{r.student} is graded on {r.tests[0].title}")
+
+
+def _bundled_check(bundle: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-I", "-S", "check.py"],
+        cwd=bundle,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+CHECKS: dict[str, Callable[[Conformance], None]] = {
+    "configuration": _configuration,
+    "solvers-agree": _solvers_agree,
+    "simulation-agrees": _simulation_agrees,
+    "self-check": _self_check,
+    "answer-reads-back": _answer_reads_back,
+    "optimal-actions": _optimal_actions,
+    "reference-full-marks": _reference_full_marks,
+    "starter-scores-zero": _starter_scores_zero,
+    "examples": _examples,
+    "boards": _boards,
+    "handout": _handout,
+    "variants": _variants,
+}

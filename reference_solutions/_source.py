@@ -1,0 +1,34 @@
+"""The project's answer source: the engine's ``AnswerSource`` protocol, answered by the
+reference solvers. The command line hands it to the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from autograder import Assignment, TestCase, Variant
+
+from ._answer_key import answer_key, own_board_case
+from ._variants import student_variant
+
+__all__ = ["ReferenceAnswers"]
+
+HERE = Path(__file__).resolve().parent
+
+
+class ReferenceAnswers:
+    """Answer keys, own-board cases and student variants, all computed by solving."""
+
+    def cases(self, assignment: Assignment, *, hidden: bool = True) -> list[TestCase]:
+        return answer_key(assignment.name, hidden=hidden)
+
+    def own_board_case(self, assignment: Assignment, board: Mapping[str, Any]) -> TestCase:
+        return own_board_case(assignment.name, board)
+
+    def variant(self, assignment: Assignment, secret: str, student: str) -> Variant:
+        return student_variant(assignment.name, secret, student)
+
+    def secret_paths(self) -> list[Path]:
+        """This package: the solvers, the rules and the filled-in programs."""
+        return [HERE]
