@@ -79,6 +79,34 @@ class TestCase:
     expected: Expected
     self_check: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: an answer key computed once can be shipped and read back."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "board": self.board,
+            "points": self.points,
+            "visible": self.visible,
+            "expected": self.expected.to_json(),
+            "self_check": self.self_check,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TestCase:
+        """The inverse of :meth:`to_json`; malformed data raises ``ValueError``."""
+        try:
+            return cls(
+                name=str(data["name"]),
+                title=str(data["title"]),
+                board=dict(data["board"]),
+                points=float(data["points"]),
+                visible=bool(data["visible"]),
+                expected=Expected.from_json(data["expected"]),
+                self_check=None if data.get("self_check") is None else str(data["self_check"]),
+            )
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not a test case ({err.__class__.__name__}: {err})") from None
+
 
 def _lists(values: Any) -> Any:
     if isinstance(values, tuple | list):
