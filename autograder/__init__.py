@@ -10,7 +10,14 @@ below are its public API; ``reference_solutions`` uses nothing else, and the com
 
 from ._answer import Answer, Entry, Objective
 from ._answers import AnswerSource, Variant, with_own_board
-from ._assignments import Assignment, Limits, TestPlan, assignment_names, load_assignment
+from ._assignments import (
+    Assignment,
+    Limits,
+    TestPlan,
+    assignment_names,
+    assignments_dir,
+    load_assignment,
+)
 from ._batch import Batch, grade_folder, read_results
 from ._boards import (
     MAX_GOAL,
@@ -106,6 +113,7 @@ __all__ = [
     "VariantPlan",
     "VariantsReport",
     "assignment_names",
+    "assignments_dir",
     "board_family",
     "board_rows",
     "build_gradescope",

@@ -27,7 +27,7 @@ class UsageError(Exception):
 
 
 class BoardError(UsageError):
-    """A board or trap-lane layout breaks a rule of RULES.md."""
+    """A board or trap-lane layout breaks a rule of docs/rules.md."""
 
 
 class GoalUnreachable(UsageError):

@@ -122,6 +122,8 @@ class Conformance:
                 CHECKS[check](self)
             except ConformanceError as err:
                 outcomes.append(Outcome(check, False, str(err)))
+            except Exception as err:  # a check that cannot even run has failed too
+                outcomes.append(Outcome(check, False, f"{err.__class__.__name__}: {err}"))
             else:
                 outcomes.append(Outcome(check, True, ""))
         return ConformanceReport(self.name, tuple(outcomes))

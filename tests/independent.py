@@ -1,4 +1,4 @@
-"""A second, deliberately plain implementation of the rules, written from RULES.md.
+"""A second, deliberately plain implementation of the rules, written from the rules (docs/rules.md).
 
 Nothing here touches the project's models: boards are lists, values are found by
 Gauss-Seidel sweeps in pure Python, and games are played square by square. Tests compare
@@ -149,7 +149,7 @@ def play_jump_game(
 def trap_lane_turns(
     layout, circle: bool, edition: str, dice_for, rng: random.Random, circle_overshoot: str = "wrap"
 ) -> int:
-    """Turns one game of the trap lane lasts, following RULES.md step by step."""
+    """Turns one game of the trap lane lasts, following docs/rules.md ("Trap lane") step by step."""
     faces = {1: (0, 1), 2: (0, 1, 2), 3: (0, 1, 2, 3)}
     trigger = {1: 0.0, 2: 1.0 if edition == "2020" else 0.5, 3: 1.0}
     special = {"2020": "mystery", "2021": "gamble", "2022": "bonus"}[edition]

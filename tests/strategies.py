@@ -1,4 +1,4 @@
-"""Hypothesis strategies for valid boards and layouts (RULES.md)."""
+"""Hypothesis strategies for valid boards and layouts (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ def test_all_six_assignments_are_configured():
 
 
 def test_published_self_checks_are_configured():
-    # RULES.md publishes self-checks for these; aimed and efron have none.
+    # The rules publish self-checks (docs/rules.md, "Self-checks") for these; aimed and
+    # efron have none.
     published = {n for n in NAMES if load_assignment(n).self_check is not None}
     assert published >= {"classic", "boosted", "token-boosted", "trap-lane"}
 

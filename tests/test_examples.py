@@ -22,7 +22,8 @@ def classic_values(board: dict, **rules) -> list[float]:
 
 
 def stopped_early(board: dict, sweeps: int = 25) -> list[float]:
-    """What 25 sweeps of value iteration from zeros give (the example's loop, from RULES.md)."""
+    """What 25 sweeps of value iteration from zeros give (the example's loop, from the
+    rules)."""
     goal, table = board["goal"], independent.goes_to(board["goal"], board["jumps"])
     values = [0.0] * (goal + 1)
     for _ in range(sweeps):

@@ -1,4 +1,5 @@
-"""aimed: name an aim ``k``; the piece moves ``k-1``, ``k`` or ``k+1`` with ``noise``."""
+"""aimed: name an aim ``k``; the piece moves ``k-1``, ``k`` or ``k+1`` with ``noise``
+(docs/rules.md, "aimed")."""
 
 from __future__ import annotations
 

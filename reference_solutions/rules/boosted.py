@@ -1,4 +1,5 @@
-"""boosted: after seeing the spin ``s`` the player moves ``s`` or ``s + 1`` (RULES.md)."""
+"""boosted: after seeing the spin ``s`` the player moves ``s`` or ``s + 1`` (docs/rules.md,
+"boosted")."""
 
 from __future__ import annotations
 

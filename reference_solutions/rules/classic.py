@@ -1,4 +1,4 @@
-"""classic: one action, spin ``1..faces`` and move that far (RULES.md "classic")."""
+"""classic: one action, spin ``1..faces`` and move that far (docs/rules.md, "classic")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""efron: each turn pick one of four non-transitive dice and roll it (RULES.md "efron")."""
+"""efron: each turn pick one of four non-transitive dice and roll it (docs/rules.md, "efron")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""token-boosted: as boosted, but each ``+1`` spends one of ``tokens`` tokens (RULES.md)."""
+"""token-boosted: as boosted, but each ``+1`` spends one of ``tokens`` tokens
+(docs/rules.md, "token-boosted")."""
 
 from __future__ import annotations
 

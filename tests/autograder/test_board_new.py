@@ -1,7 +1,7 @@
 """``autograder board new`` (autograder/_board_new.py and the generators in
 reference_solutions): a valid board drawn from a seed.
 
-Validity is checked here against RULES.md "Jump boards" by hand, and a classic game's
+Validity is checked here against docs/rules.md "Jump boards" by hand, and a classic game's
 length against the independent solver of tests/independent.py, not the project's own.
 """
 
@@ -36,7 +36,7 @@ def options(**given_options):
 
 
 def rule_breaks(data) -> list[str]:
-    """Every rule of RULES.md "Jump boards" that ``data`` (board file data) breaks."""
+    """Every rule of docs/rules.md "Jump boards" that ``data`` (board file data) breaks."""
     goal, jumps = data["goal"], [tuple(j) for j in data["jumps"]]
     broken = []
     starts = [a for a, _ in jumps]

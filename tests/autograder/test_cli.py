@@ -189,3 +189,20 @@ def test_starter_and_handout_commands_render(name, tmp_path):
     compile(starter.stdout, "starter.py", "exec")
     handout = run("handout", name)
     assert handout.returncode == 0 and handout.stdout.startswith("# ")
+
+
+def test_conformance_reports_each_check_and_exits_0_when_all_pass():
+    result = run("conformance", "classic", "--check", "solvers-agree", "--check", "self-check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "classic: 2 of 2 checks pass",
+        "  ok   solvers-agree",
+        "  ok   self-check",
+    ]
+
+
+def test_conformance_of_an_unknown_assignment_is_one_line_and_exit_2():
+    result = run("conformance", "classic", "nosuch")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("autograder: error: unknown assignment 'nosuch'")
+    assert result.stderr.count("\n") == 1

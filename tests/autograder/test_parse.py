@@ -1,4 +1,4 @@
-"""The parser reads the CONTRACTS.md formats leniently where they allow it and names the
+"""The parser reads the formats of docs/contracts.md leniently where they allow it and names the
 line of anything incomplete, repeated or unparsable."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Property tests of ``parse_output``: random and mutated outputs.
 
 The parser raises only its own error type (:class:`OutputError`), never hangs, and never
-accepts an incomplete table. Every output shape of CONTRACTS.md ("Output formats") is
+accepts an incomplete table. Every output shape of docs/contracts.md ("Output formats") is
 covered: plain values (classic, boosted), values-actions (aimed, efron), the token-boosted
 tables and the trap-lane rows.
 

@@ -1,4 +1,4 @@
-"""Invariants that hold on every board (RULES.md), as property tests."""
+"""Invariants that hold on every board (docs/rules.md), as property tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The self-check values RULES.md publishes, and values derived by hand from the rules."""
+"""The self-check values the rules publish (docs/rules.md), and values derived by hand
+from the rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trap-lane values derived by hand from RULES.md, and the edition rules."""
+"""Trap-lane values derived by hand from docs/rules.md, and the edition rules."""
 
 from __future__ import annotations
 
