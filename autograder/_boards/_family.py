@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .._errors import BoardError, read_json
+from .._registry import Registry
 
 __all__ = [
     "BoardFamily",
@@ -81,27 +82,21 @@ def reject_unknown(data: Mapping[str, Any], known: set[str], source: str) -> Non
         )
 
 
-_FAMILIES: dict[str, BoardFamily] = {}
+_FAMILIES: Registry[BoardFamily] = Registry("board family")
 
 
 def register_family(family: BoardFamily) -> BoardFamily:
-    if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
-        raise ValueError(f"a board family named {family.name!r} is registered already")
-    _FAMILIES[family.name] = family
-    return family
+    """Make ``family`` known under its name (an assignment's TOML names it)."""
+    return _FAMILIES.register(family)
 
 
 def board_family(name: str) -> BoardFamily:
     """The family registered as ``name``; ``ValueError`` for an unknown one."""
-    try:
-        return _FAMILIES[name]
-    except KeyError:
-        known = ", ".join(sorted(_FAMILIES))
-        raise ValueError(f"unknown board family {name!r} (known: {known})") from None
+    return _FAMILIES.get(name)
 
 
 def family_names() -> list[str]:
-    return sorted(_FAMILIES)
+    return _FAMILIES.names()
 
 
 def parse_board(data: object, family: str, source: str) -> LoadedBoard:

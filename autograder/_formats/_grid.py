@@ -126,10 +126,8 @@ class GridFormat(OutputFormat):
     ) -> list[Entry]:
         """The first value, every square's value and, where printed, every square's
         action. The goal's own entries (``0.00``, ``-``) are the same in every program, so
-        they are not graded. The first value is printed with two decimals, so it is held
-        to at least the half-unit of that rounding."""
-        start_tol = max(value_tolerance, 0.005) + 1e-9
-        tol = value_tolerance + 1e-9
+        they are not graded."""
+        start_tol, tol = self.tolerances(value_tolerance)
         per_game = "expected turns per game" if answer.objective == "turns" else "value per game"
         out = [Entry("start", per_game, answer.start_value, tolerance=start_tol)]
         goal = self.goal(answer)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .._answer import Answer, Entry
+from .._registry import Registry
 from .._texts import self_check_line
 from ._reading import Printed
 
@@ -59,6 +60,13 @@ class OutputFormat:
         each printed action entry, where the format prints actions."""
         raise NotImplementedError
 
+    @staticmethod
+    def tolerances(value_tolerance: float) -> tuple[float, float]:
+        """``(first value's, each square's)`` tolerance: the first value is printed with
+        two decimals, so it is held to at least the half-unit of that rounding. (A hair
+        more, so that a printed value exactly at the edge is not lost to binary rounding.)"""
+        return max(value_tolerance, 0.005) + 1e-9, value_tolerance + 1e-9
+
     def self_check_text(self, answer: Answer) -> str:
         """The self-check as a handout quotes it: the number it is read from, rounded."""
         return f"{answer.start_value:.{self.self_check_places}f}"
@@ -68,25 +76,18 @@ class OutputFormat:
         return self_check_line(check, numbers.get(self.self_check_key))
 
 
-_FORMATS: dict[str, OutputFormat] = {}
+_FORMATS: Registry[OutputFormat] = Registry("output format")
 
 
 def register_format(fmt: OutputFormat) -> OutputFormat:
     """Make ``fmt`` known under ``fmt.name`` (an answer names its format by it)."""
-    if fmt.name in _FORMATS and _FORMATS[fmt.name] is not fmt:
-        raise ValueError(f"a print format named {fmt.name!r} is registered already")
-    _FORMATS[fmt.name] = fmt
-    return fmt
+    return _FORMATS.register(fmt)
 
 
 def output_format(name: str) -> OutputFormat:
     """The format registered as ``name``; ``ValueError`` for an unknown one."""
-    try:
-        return _FORMATS[name]
-    except KeyError:
-        known = ", ".join(sorted(_FORMATS))
-        raise ValueError(f"unknown output format {name!r} (known: {known})") from None
+    return _FORMATS.get(name)
 
 
 def format_names() -> list[str]:
-    return sorted(_FORMATS)
+    return _FORMATS.names()

@@ -90,8 +90,7 @@ class TrapLaneFormat(OutputFormat):
     ) -> list[Entry]:
         """The first value, then each square's value and die."""
         assert accepted is not None
-        start_tol = max(value_tolerance, 0.005) + 1e-9
-        tol = value_tolerance + 1e-9
+        start_tol, tol = self.tolerances(value_tolerance)
         out = [Entry("start", "expected turns per game", answer.start_value, tolerance=start_tol)]
         out += [
             Entry(str(s), f"square {s}", float(v), tolerance=tol)

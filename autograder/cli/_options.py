@@ -12,6 +12,7 @@ from .._sandbox import LEVELS
 __all__ = [
     "add_board_options",
     "add_isolation_option",
+    "add_material_arguments",
     "add_timeout_option",
     "count",
     "non_negative",
@@ -63,6 +64,14 @@ def add_board_options(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="change a parameter (repeatable)",
     )
+
+
+def add_material_arguments(parser: argparse.ArgumentParser) -> None:
+    """What a verb that writes something for a student takes: the assignment, the board
+    and parameters, and where to write."""
+    parser.add_argument("assignment")
+    add_board_options(parser)
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
 
 
 def add_isolation_option(parser: argparse.ArgumentParser) -> None:

@@ -7,15 +7,13 @@ import argparse
 from reference_solutions import make_problem, params_to_json
 
 from .. import render_program
-from ._options import add_board_options, write_output
+from ._options import add_material_arguments, write_output
 
 HELP = "the starter program for the public board or --board"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("assignment")
-    add_board_options(parser)
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    add_material_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
