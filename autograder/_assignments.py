@@ -28,6 +28,8 @@ __all__ = [
 CONFIG_NAME = "assignment.toml"
 MAX_TIMEOUT = 3600  # seconds per board
 SECTIONS = {"assignment", "params", "board", "tolerance", "tests", "limits", "variants"}
+HEAD_KEYS = {"rules", "family", "title", "summary", "self_check"}
+TOLERANCE_KEYS = {"values", "policy"}
 
 
 def assignments_dir() -> Path:
@@ -149,6 +151,10 @@ def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
         raise UsageError(where, f"unknown section [{unknown[0]}]")
     head = _toml.table(data, "assignment", where)
     tolerance = _toml.table(data, "tolerance", where)
+    for section, keys in (("assignment", HEAD_KEYS), ("tolerance", TOLERANCE_KEYS)):
+        unknown = sorted(set(_toml.table(data, section, where)) - keys)
+        if unknown:
+            raise UsageError(where, f"unknown key {unknown[0]!r} in [{section}]")
     try:
         rules, family_name = str(head["rules"]), str(head["family"])
     except KeyError as err:

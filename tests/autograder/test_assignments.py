@@ -32,3 +32,33 @@ def test_a_configuration_without_rules_is_rejected(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
     with pytest.raises(UsageError, match="needs the key 'rules'"):
         load_assignment("norules")
+
+
+@pytest.mark.parametrize(
+    ("section", "line"),
+    [("assignment", "titel = 'typo'"), ("tolerance", "value = 0.5"), ("tests", "seeds = 3")],
+)
+def test_an_unknown_key_is_refused_naming_the_file_the_key_and_the_section(
+    tmp_path, monkeypatch, section, line
+):
+    folder = tmp_path / "typo"
+    folder.mkdir()
+    head = "[assignment]\nrules = 'classic'\nfamily = 'jump'\n"
+    text = head + (f"{line}\n" if section == "assignment" else f"[{section}]\n{line}\n")
+    (folder / "assignment.toml").write_text(text)
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    with pytest.raises(UsageError) as caught:
+        load_assignment("typo")
+    message = str(caught.value)
+    key = line.split(" = ")[0]
+    assert str(folder / "assignment.toml") in message
+    assert f"unknown key {key!r} in [{section}]" in message and "\n" not in message
+
+
+def test_an_unknown_board_family_is_refused_with_the_known_ones(tmp_path, monkeypatch):
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "assignment.toml").write_text("[assignment]\nrules = 'classic'\nfamily = 'hex'\n")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    with pytest.raises(UsageError, match=r"unknown board family 'hex' \(known: jump, trap\)"):
+        load_assignment("odd")
