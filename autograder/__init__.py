@@ -60,6 +60,7 @@ from ._isolation import detect_isolation
 from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
+from ._registry import Registry
 from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
 from ._sandbox import LEVELS, Isolation, IsolationLevel
@@ -96,6 +97,7 @@ __all__ = [
     "OutputError",
     "OutputFormat",
     "Printed",
+    "Registry",
     "Roster",
     "RosterStudent",
     "StudentBoard",

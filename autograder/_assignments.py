@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import _toml
-from ._boards import Board, BoardFamily, VariantPlan, board_family, parse_board
+from ._boards import Board, BoardFamily, VariantPlan, board_family, family_names, parse_board
 from ._errors import UsageError
 
 __all__ = [
@@ -104,12 +104,6 @@ class Assignment:
         """The board of the ``[board]`` section, which every student sees."""
         return parse_board(dict(self.board), self.family, f"{self.config} [board]").board
 
-    def public_board_file(self, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The board file a program is given for the public board (``params``: the
-        assignment's own unless given)."""
-        board = self.public_board()
-        return self.board_family.board_file(board, self.params if params is None else params)
-
     def self_check_holds(self, start_value: float) -> bool:
         """``start_value`` rounds to the published self-check, to its printed decimals."""
         if self.self_check is None:
@@ -158,7 +152,9 @@ def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
     try:
         rules, family_name = str(head["rules"]), str(head["family"])
     except KeyError as err:
-        raise UsageError(where, f"[assignment] needs the key {err.args[0]!r}") from None
+        key = err.args[0]
+        hint = f" (the kind of board: {', '.join(family_names())})" if key == "family" else ""
+        raise UsageError(where, f"[assignment] needs the key {key!r}{hint}") from None
     try:
         family = board_family(family_name)
     except ValueError as err:

@@ -53,7 +53,9 @@ def _fingerprint(
     digest = hashlib.sha256(assignment.name.encode())
     for case in cases:
         digest.update(json.dumps([case.name, case.points, case.board], sort_keys=True).encode())
-        digest.update(repr(case.expected).encode())
+        # Not repr(): the accepted actions are frozensets, whose order (and so whose repr)
+        # changes with the interpreter's hash seed; to_json sorts them.
+        digest.update(json.dumps(case.expected.to_json(), sort_keys=True).encode())
     if manifest is not None:
         digest.update(json.dumps(manifest.to_json(), sort_keys=True).encode())
     return digest.hexdigest()[:16]
@@ -275,7 +277,7 @@ def grade_folder(
     folder: str | Path,
     out: str | Path,
     *,
-    answers: AnswerSource | None = None,
+    answers: AnswerSource | None,
     workers: int = 1,
     resume: bool = False,
     cases: Sequence[TestCase] | None = None,
@@ -287,10 +289,11 @@ def grade_folder(
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
     reports). The test ``cases`` come from ``answers`` (public, edge and hidden boards)
-    unless given; either is needed, and ``answers`` is with a ``manifest``, whose students
-    are each graded on their own board in the public board's place. No program may read the
-    answer source's material. ``isolation``: a level name, or the strongest this machine
-    allows (``_isolation``)."""
+    unless given; with a ``manifest`` the answers also give each student's own board, which
+    takes the public board's place. No program may read the answer source's material.
+    ``answers`` has no default, so a caller always says where the answers come from:
+    ``None`` only with precomputed ``cases`` (and no manifest). ``isolation``: a level name,
+    or the strongest this machine allows (``_isolation``)."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():

@@ -24,7 +24,8 @@ from pathlib import Path
 
 # This file runs on the student's Python, not the project's 3.11+.
 if sys.version_info < (3, 10):  # noqa: UP036
-    sys.exit("check.py needs Python 3.10 or newer")
+    print("check.py needs Python 3.10 or newer")
+    sys.exit(2)
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -98,7 +99,7 @@ def _run(program, board, timeout, output_kb):
         return "", _texts.time_limit(timeout)
     stderr = b"".join(err).decode("utf-8", errors="replace").rstrip()
     if process.returncode != 0:
-        lines = stderr.splitlines()[-12:]
+        lines = stderr.splitlines()[-_texts.STDERR_LINES :]
         killed = ""
         if process.returncode < 0:
             try:
@@ -138,7 +139,7 @@ def main(argv):
     for line in marked.listing():
         print(line)
     if marked.right == marked.total:
-        print("\n" + _texts.all_right("your board"))
+        print("\n" + _texts.OWN_BOARD_RIGHT)
         return 0
     print("\n" + _texts.NOT_YET)
     return 1

@@ -24,7 +24,7 @@ from ._answers import AnswerSource, Variant
 from ._assignments import Assignment, load_assignment
 from ._boards import describe_board
 from ._errors import UsageError
-from ._files import write_atomic, write_zip
+from ._files import remove_temporaries, write_atomic, write_zip
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._roster import RosterStudent, read_roster
 from ._templates import program_name
@@ -140,12 +140,12 @@ def _write_bundle(folder: Path, top: str, files: dict[str, bytes]) -> None:
         path.write_bytes(data)
     program = next(iter(files))  # the first file is the program: executable
     (staging / program).chmod(0o755)
+    archive = folder.with_name(f".{folder.name}.zip.partial")
+    write_zip(archive, ((f"{top}/{rel}", data, 0o755 if rel == program else 0o644)
+                        for rel, data in files.items()))  # fmt: skip
     shutil.rmtree(folder, ignore_errors=True)
     staging.rename(folder)
-    # (f-string, not with_suffix: ids may hold dots)
-    write_zip(folder.parent / f"{folder.name}.zip",
-              ((f"{top}/{rel}", data, 0o755 if rel == program else 0o644)
-               for rel, data in files.items()))  # fmt: skip
+    os.replace(archive, folder.parent / f"{folder.name}.zip")  # ids may hold dots
 
 
 def make_variants(
@@ -178,6 +178,7 @@ def make_variants(
     entries: list[StudentBoard] = []
     top_dir = out / STUDENTS
     top_dir.mkdir(parents=True, exist_ok=True)
+    remove_temporaries(top_dir)  # what a run killed in mid-write left
     for student in students.students:
         try:
             material = answers.variant(assignment, secret, student.id)

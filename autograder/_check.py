@@ -33,5 +33,5 @@ def check_submission(
 def check_text(result: SubmissionResult) -> str:
     """The feedback a student reads, ending with the verdict."""
     title = load_assignment(result.assignment).title
-    verdict = _texts.all_right("the public board") if result.passed else _texts.NOT_YET
+    verdict = _texts.PUBLIC_PASS if result.passed else _texts.NOT_YET
     return feedback_text(result, title) + "\n" + verdict + "\n"

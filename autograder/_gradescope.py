@@ -11,6 +11,7 @@ in a test.
 from __future__ import annotations
 
 import json
+import stat
 import sys
 import time
 import traceback
@@ -21,7 +22,7 @@ from typing import Any
 from ._answers import AnswerSource, with_own_board
 from ._assignments import load_assignment
 from ._errors import UsageError
-from ._files import tree_files, write_atomic, write_zip
+from ._files import remove_temporaries, tree_files, write_atomic, write_zip
 from ._isolation import detect_isolation
 from ._manifest import load_manifest
 from ._results import SubmissionResult
@@ -89,8 +90,9 @@ def build_gradescope(
             files = tree_files(path) if path.is_dir() else [("", path)]
             for rel, file in files:
                 name = f"project/{part}" + (f"/{rel}" if rel else "")
-                yield name, file.read_bytes(), 0o644
+                yield name, file.read_bytes(), stat.S_IMODE(file.stat().st_mode)
 
+    remove_temporaries(out.parent)  # what a build killed in mid-write left
     write_zip(out, members())
     return out
 

@@ -151,7 +151,8 @@ def run_case(
     limits: Limits,
     quote_output: bool = True,
     isolation: Isolation | None = None,
-    hidden: Sequence[Path] = (),
+    *,
+    hidden: Sequence[Path],
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
     ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it."""
@@ -184,12 +185,12 @@ def grade_submission(
     submission: Path,
     cases: Sequence[TestCase],
     *,
+    hidden: Sequence[Path],
     student: str | None = None,
     limits: Limits | None = None,
     workers: int = 1,
     quote_output: bool = True,
     isolation: Isolation | str | None = None,
-    hidden: Sequence[Path] = (),
 ) -> SubmissionResult:
     """Grade one submission (a file or a folder) on every case, ``workers`` boards at a
     time. Never raises for anything the submission does: a submission that cannot be run is
@@ -198,8 +199,9 @@ def grade_submission(
 
     ``isolation`` is a level name or a detected :class:`Isolation` (the strongest available
     by default). ``hidden`` names what the program must never read besides what the engine
-    protects itself (``protected_paths``): the answer source's material, other
-    submissions, results."""
+    protects itself (``protected_paths``): the answer source's material
+    (``AnswerSource.secret_paths``), other submissions, results. It has no default: the
+    engine cannot know where the answers lie, so each caller says it."""
     limits = limits or assignment.limits
     if not isinstance(isolation, Isolation):
         isolation = detect_isolation(isolation)
@@ -225,7 +227,7 @@ def grade_submission(
             return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
                               feedback=(why,))  # fmt: skip
         result = run_case(program, submission, case, assignment, limits, quote_output,
-                          isolation, hidden)  # fmt: skip
+                          isolation, hidden=hidden)  # fmt: skip
         with lock:
             timeouts += result.status == "timeout"
         return result

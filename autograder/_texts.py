@@ -11,10 +11,11 @@ from collections.abc import Iterable, Sequence
 __all__ = [
     "NOT_IMPLEMENTED",
     "NOT_YET",
+    "OWN_BOARD_RIGHT",
     "PRINTED_NOTHING",
+    "PUBLIC_PASS",
     "SHOWN_WRONG",
     "STDERR_HEADING",
-    "all_right",
     "crash_reason",
     "exception_name",
     "listing",
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 SHOWN_WRONG = 10  # wrong entries listed, then a count
+STDERR_LINES = 12  # lines of standard error shown after a crash, where it may be shown
 NOT_IMPLEMENTED = "the solving function still raises NotImplementedError"
 PRINTED_NOTHING = "printed nothing"
 STDERR_HEADING = "standard error (last lines):"
@@ -104,5 +106,6 @@ def listing(wrong: Iterable[tuple[str, str, str]], shown: int = SHOWN_WRONG) -> 
     return lines[:shown] + ([f"... and {more} more"] if more > 0 else [])
 
 
-def all_right(where: str) -> str:
-    return f"all right on {where}. You are also graded on hidden boards (see the handout)."
+HIDDEN_TOO = "graded on hidden boards (see the handout)."
+PUBLIC_PASS = f"all public tests pass. Your program is also {HIDDEN_TOO}"
+OWN_BOARD_RIGHT = f"all right on your board. You are also {HIDDEN_TOO}"

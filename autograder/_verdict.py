@@ -16,9 +16,7 @@ from ._results import TestResult, TestStatus
 from ._run import Run
 from ._score import mark
 
-__all__ = ["STDERR_LINES", "verdict"]
-
-STDERR_LINES = 12  # lines of standard error shown on a visible test
+__all__ = ["verdict"]
 
 # Control characters other than tab, shown escaped: feedback read in a terminal must not run
 # a program's escape sequences.
@@ -29,7 +27,7 @@ def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
     text = run.stderr_tail.decode("utf-8", errors="replace").rstrip()
     if folder is not None:  # tracebacks name the temporary folder; the student's file is enough
         text = text.replace(f"{folder}/", "")
-    lines = text.splitlines()[-STDERR_LINES:]
+    lines = text.splitlines()[-_texts.STDERR_LINES :]
     return [_CONTROL.sub(lambda m: repr(m.group())[1:-1], line) for line in lines]
 
 

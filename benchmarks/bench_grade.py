@@ -26,7 +26,7 @@ from pathlib import Path
 from autograder import LEVELS, detect_isolation, load_assignment, render_examples
 from autograder._errors import UsageError
 from autograder._submission import grade_submission, run_case
-from reference_solutions import answer_key
+from reference_solutions import ReferenceAnswers, answer_key
 
 
 def median_s(fn, runs: int) -> tuple[float, float, float]:
@@ -50,16 +50,21 @@ def main() -> None:
 
     assignment = load_assignment("classic")
     cases = answer_key("classic")
+    # What a real grader hides from the program: the answer material (as the command line does).
+    hidden = ReferenceAnswers().secret_paths()
     tmp = Path(tempfile.mkdtemp(prefix="bench-grade-"))
     render_examples(assignment, tmp)
     program = tmp / "correct_numpy.py"
 
     print(f"\ngrading one correct numpy submission on {len(cases)} boards (median of {args.runs}):")
     for workers in (1, 2):
-        result = grade_submission(assignment, program, cases, workers=workers)
+        result = grade_submission(assignment, program, cases, workers=workers, hidden=hidden)
         assert result.score == result.max_score, result
         med, low, high = median_s(
-            lambda w=workers: grade_submission(assignment, program, cases, workers=w), args.runs
+            lambda w=workers: grade_submission(
+                assignment, program, cases, workers=w, hidden=hidden
+            ),
+            args.runs,
         )
         print(f"  {workers} board(s) at a time: {med:.3f} s (min {low:.3f}, max {high:.3f})")
 
@@ -82,7 +87,7 @@ def main() -> None:
         for level, isolation in levels.items():
             start = time.perf_counter()
             result = run_case(program, program, cases[0], assignment, assignment.limits,
-                              isolation=isolation)  # fmt: skip
+                              isolation=isolation, hidden=hidden)  # fmt: skip
             graded[level].append(time.perf_counter() - start)
             assert result.status == "passed", result
     b = statistics.median(bare)

@@ -58,7 +58,7 @@ def _hidden(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
     """Each hidden board with its problem and solution, so the key solves each board once."""
     public = make_problem(name)
     plan = public.assignment.tests
-    draws = board_draws(public.assignment.family)
+    draws = board_draws(public.assignment)
     drawn = []
     for k in range(plan.hidden_boards):
         rng = random.Random(f"{name}/{plan.seed}/{k}")

@@ -21,6 +21,7 @@ from autograder import (
     BoardError,
     JumpBoard,
     JumpVariantPlan,
+    Registry,
     TrapLayout,
     TrapVariantPlan,
     UsageError,
@@ -53,7 +54,9 @@ Accept = Callable[[dict[str, Any]], bool]
 
 
 class BoardDraws(Protocol):
-    """How one board family draws boards."""
+    """How one board family draws boards; ``name`` is the family's."""
+
+    name: str
 
     def hidden(self, rng: random.Random) -> dict[str, Any]:
         """A hidden test board's file data."""
@@ -167,6 +170,8 @@ def new_jump_board(
 
 
 class JumpDraws:
+    name = "jump"
+
     def hidden(self, rng: random.Random) -> dict[str, Any]:
         goal = rng.choice(HIDDEN_GOALS)
         chutes = rng.randint(goal // 15, goal // 9)
@@ -225,6 +230,8 @@ def new_trap_board(
 
 
 class TrapDraws:
+    name = "trap"
+
     def hidden(self, rng: random.Random, trapped: float = 0.4) -> dict[str, Any]:
         """Each of squares 2..14 trapped with probability ``trapped`` (any kind), and a
         random circle setting."""
@@ -248,15 +255,18 @@ class TrapDraws:
         return data
 
 
-_DRAWS: dict[str, BoardDraws] = {"jump": JumpDraws(), "trap": TrapDraws()}
+# By board family name, as the engine's families are.
+_DRAWS: Registry[BoardDraws] = Registry("way of drawing boards")
+_DRAWS.register(JumpDraws())
+_DRAWS.register(TrapDraws())
 
 
-def board_draws(family: str) -> BoardDraws:
-    """How boards of ``family`` are drawn."""
+def board_draws(assignment: Assignment) -> BoardDraws:
+    """How boards of the assignment's family are drawn."""
     try:
-        return _DRAWS[family]
-    except KeyError:
-        raise ValueError(f"no board draws for the board family {family!r}") from None
+        return _DRAWS.get(assignment.family)
+    except ValueError as err:
+        raise UsageError(str(assignment.config), f"[assignment] family: {err}") from None
 
 
 def variant_seed(secret: str, assignment: str, student: str) -> str:

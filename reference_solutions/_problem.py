@@ -18,6 +18,7 @@ from autograder import (
     UsageError,
     load_assignment,
     load_board,
+    output_format,
     parse_board,
 )
 
@@ -55,12 +56,23 @@ class Problem:
 
 
 def load_rules(assignment: Assignment) -> ModuleType:
+    """The rules module an assignment names, once it is known to print answers for the
+    assignment's kind of board (its ``OUTPUT`` format's family)."""
+    where = str(assignment.config)
     try:
-        return importlib.import_module(f"reference_solutions.rules.{assignment.rules}")
+        rules = importlib.import_module(f"reference_solutions.rules.{assignment.rules}")
     except ModuleNotFoundError:
         raise UsageError(
-            str(assignment.config), f"no rules module {assignment.rules!r} in reference_solutions"
+            where, f"no rules module {assignment.rules!r} in reference_solutions"
         ) from None
+    fmt = output_format(rules.OUTPUT)
+    if fmt.family != assignment.family:
+        raise UsageError(
+            where,
+            f"family = {assignment.family!r}, but the rules {assignment.rules!r} print "
+            f"{fmt.name!r}, a format of {fmt.family!r} boards",
+        )
+    return rules
 
 
 def parse_settings(settings: Sequence[str]) -> list[tuple[str, dict[str, str]]]:

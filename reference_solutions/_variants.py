@@ -44,7 +44,7 @@ def _draw(name: str, secret: str, student: str) -> tuple[dict[str, Any], _Solvab
     assignment = load_assignment(name)
     rng = random.Random(variant_seed(secret, name, student))
     accept = _Solvable(name)
-    board = board_draws(assignment.family).variant(assignment, rng, accept)
+    board = board_draws(assignment).variant(assignment, rng, accept)
     return board, accept
 
 

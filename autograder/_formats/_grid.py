@@ -154,6 +154,6 @@ def _grid(goal: int, cell: Callable[[int], str]) -> list[str]:
     return ["".join(cell(square) for square in row) for row in board_rows(goal)]
 
 
-VALUES = register_format(GridFormat("values"))
-TOKEN_VALUES = register_format(GridFormat("token-values", layered=True))
-VALUES_ACTIONS = register_format(GridFormat("values-actions", prints_actions=True))
+register_format(GridFormat("values"))
+register_format(GridFormat("token-values", layered=True))
+register_format(GridFormat("values-actions", prints_actions=True))

@@ -11,12 +11,20 @@ from typing import Any
 
 from reference_solutions import classic_turns, new_jump_board, new_trap_board
 
-from .. import TRAP_KINDS, BoardError, UsageError, describe_board, grid_goal_problem
+from .. import (
+    TRAP_KINDS,
+    TRAP_LANE_SQUARES,
+    BoardError,
+    UsageError,
+    describe_board,
+    grid_goal_problem,
+)
 from ._options import count, non_negative
 
 HELP = "make board files"
 JUMP_OPTIONS = ("goal", "chutes", "ladders", "min_turns", "max_turns")
 TRAP_OPTIONS = (*TRAP_KINDS.values(), "edition", "circle")
+INNER_SQUARES = TRAP_LANE_SQUARES - 2  # squares 1 and 15 are never trapped
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a trap-lane layout (with no count given: one trap of each kind)",
     )  # fmt: skip
     for code, kind in TRAP_KINDS.items():
-        trap.add_argument(f"--{kind}", type=count(0, 13), help=f"count of traps {code} ({kind})")
+        trap.add_argument(
+            f"--{kind}", type=count(0, INNER_SQUARES), help=f"count of traps {code} ({kind})"
+        )
     trap.add_argument("--edition", help="2020, 2021 or 2022 (written into the file)")
     trap.add_argument("--circle", action="store_true", help="15 must be reached exactly")
 
@@ -79,10 +89,9 @@ def new_board(seed: int, options: Mapping[str, Any], trap_lane: bool = False) ->
                 raise UsageError(f"--edition {edition}", err.message) from None
             return json.dumps(data) + "\n", f"trap lane: {describe_board(data, 'trap')}"
         goal = int(given.get("goal", 100))
-        if grid_goal_problem(goal):
-            raise UsageError(
-                f"--goal {goal}", "expected a multiple of 10 (the tables print rows of 10)"
-            )
+        problem = grid_goal_problem(goal)
+        if problem:
+            raise UsageError(f"--goal {goal}", problem)
         board = new_jump_board(
             seed, goal, given.get("chutes"), given.get("ladders"),
             given.get("min_turns"), given.get("max_turns"),

@@ -62,3 +62,13 @@ def test_an_unknown_board_family_is_refused_with_the_known_ones(tmp_path, monkey
     monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
     with pytest.raises(UsageError, match=r"unknown board family 'hex' \(known: jump, trap\)"):
         load_assignment("odd")
+
+
+def test_a_configuration_without_a_family_says_which_there_are(tmp_path, monkeypatch):
+    folder = tmp_path / "old"
+    folder.mkdir()
+    (folder / "assignment.toml").write_text("[assignment]\nrules = 'classic'\n")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    wanted = r"needs the key 'family' \(the kind of board: jump, trap\)"
+    with pytest.raises(UsageError, match=wanted):
+        load_assignment("old")

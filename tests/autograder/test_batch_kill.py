@@ -23,7 +23,7 @@ import pytest
 
 from autograder._batch import META, RESULTS, grade_folder, read_results
 from autograder._errors import UsageError
-from reference_solutions import answer_key, reference_program
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENTS = [f"s{k:02d}" for k in range(8)]
@@ -33,6 +33,7 @@ SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 REPORTS = {"grades.csv", "histogram.txt", "feedback"}
 PUBLIC = answer_key("classic", hidden=False)
+ANSWERS = ReferenceAnswers()
 
 # ``autograder grade`` as the command line runs it (``autograder.cli.main``), with two changes:
 #  * the answer key is the public board alone: the command line has no option for that, and
@@ -297,16 +298,16 @@ def small_batch(tmp_path: Path, students: dict[str, str]) -> Path:
 def test_a_torn_batch_json_from_an_older_grader_does_not_block_resume(tmp_path):
     folder = small_batch(tmp_path, {"a.py": reference_program("classic")})
     out = tmp_path / "out"
-    grade_folder("classic", folder, out, cases=PUBLIC)
+    grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC)
     text = (out / META).read_text()
     # Torn before the first result: nothing to check, the batch simply starts.
     (out / RESULTS).unlink()
     (out / META).write_text(text[:10])
-    batch = grade_folder("classic", folder, out, cases=PUBLIC, resume=True)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, resume=True)
     assert batch.graded_now == 1 and (out / META).read_text() == text
     # Torn with results: resumed on them (they are all for classic), with a note.
     (out / META).write_text(text[:10])
-    batch = grade_folder("classic", folder, out, cases=PUBLIC, resume=True)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, resume=True)
     assert batch.graded_now == 0 and len(batch.results) == 1
     assert any("batch.json was missing or unreadable" in n for n in batch.notes)
     assert (out / META).read_text() == text
@@ -315,29 +316,29 @@ def test_a_torn_batch_json_from_an_older_grader_does_not_block_resume(tmp_path):
     log = (out / RESULTS).read_text().replace('"assignment": "classic"', '"assignment": "boosted"')
     (out / RESULTS).write_text(log)
     with pytest.raises(UsageError, match="holds results of boosted"):
-        grade_folder("classic", folder, out, cases=PUBLIC, resume=True)
+        grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, resume=True)
 
 
 def test_another_answer_key_is_refused_only_when_there_are_results(tmp_path):
     folder = small_batch(tmp_path, {"a.py": reference_program("classic")})
     out = tmp_path / "out"
-    grade_folder("classic", folder, out, cases=PUBLIC)
+    grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC)
     other = [replace(PUBLIC[0], points=PUBLIC[0].points + 1)]
     with pytest.raises(UsageError, match="another assignment or answer key"):
-        grade_folder("classic", folder, out, cases=other, resume=True)
+        grade_folder("classic", folder, out, answers=ANSWERS, cases=other, resume=True)
     (out / RESULTS).write_text("")  # killed before the first result
-    batch = grade_folder("classic", folder, out, cases=other, resume=True)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=other, resume=True)
     assert batch.graded_now == 1
 
 
 def test_a_last_line_without_its_newline_is_graded_again(tmp_path):
     folder = small_batch(tmp_path, {"a.py": reference_program("classic")})
-    grade_folder("classic", folder, tmp_path, cases=PUBLIC)
+    grade_folder("classic", folder, tmp_path, answers=ANSWERS, cases=PUBLIC)
     path = tmp_path / RESULTS
     whole = path.read_bytes()
     path.write_bytes(whole[:-1])  # valid JSON, but the write was cut before its newline
     assert read_results(path) == [] and path.read_bytes() == b""
-    batch = grade_folder("classic", folder, tmp_path, cases=PUBLIC, resume=True)
+    batch = grade_folder("classic", folder, tmp_path, answers=ANSWERS, cases=PUBLIC, resume=True)
     assert batch.graded_now == 1 and path.read_bytes().count(b"\n") == 1
 
 
@@ -346,7 +347,7 @@ def test_feedback_files_of_awkward_names_are_distinct_and_written(tmp_path):
     long = "x" * 240  # + ".txt" is too long a file name
     folder = small_batch(tmp_path, {f"{long}.py": program, "a b.py": program, "a_b.py": program})
     out = tmp_path / "out"
-    batch = grade_folder("classic", folder, out, cases=PUBLIC, workers=2)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, workers=2)
     assert sorted(r.student for r in batch.results) == sorted([long, "a b", "a_b"])
     texts = {p.name: p.read_text() for p in (out / "feedback").iterdir()}
     assert len(texts) == 3 and "a_b.txt" in texts
@@ -371,7 +372,7 @@ def test_a_feedback_file_that_cannot_be_written_stops_nothing_else(tmp_path, mon
 
     monkeypatch.setattr(reports, "write_atomic", failing)
     out = tmp_path / "out"
-    batch = grade_folder("classic", folder, out, cases=PUBLIC)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC)
     assert any(n.startswith("feedback of b not written") for n in batch.notes)
     assert sorted(p.name for p in (out / "feedback").iterdir()) == ["a.txt", "c.txt"]
     with open(out / "grades.csv", newline="") as file:
@@ -394,7 +395,7 @@ def test_a_result_that_cannot_be_logged_is_an_error_for_that_submission(tmp_path
 
     monkeypatch.setattr(grade, "grade_submission", odd)
     out = tmp_path / "out"
-    batch = grade_folder("classic", folder, out, cases=PUBLIC)
+    batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC)
     by_student = {r.student: r for r in batch.results}
     assert by_student["a"].status == "error"
     assert "could not be recorded" in by_student["a"].problems[0]
@@ -402,12 +403,13 @@ def test_a_result_that_cannot_be_logged_is_an_error_for_that_submission(tmp_path
     # The log reads back whole, so a resume grades nothing again.
     assert sorted(r.student for r in read_results(out / RESULTS)) == ["a", "b"]
     monkeypatch.undo()
-    assert grade_folder("classic", folder, out, cases=PUBLIC, resume=True).graded_now == 0
+    again = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, resume=True)
+    assert again.graded_now == 0
 
 
 def test_a_log_from_another_version_of_the_grader_still_resumes(tmp_path):
     folder = small_batch(tmp_path, {"a.py": reference_program("classic")})
-    grade_folder("classic", folder, tmp_path, cases=PUBLIC)
+    grade_folder("classic", folder, tmp_path, answers=ANSWERS, cases=PUBLIC)
     path = tmp_path / RESULTS
     data = json.loads(path.read_text())
     data["tests"][0]["added_later_too"] = 2

@@ -1,5 +1,5 @@
-"""``autograder board new`` (autograder/_board_new.py and the generators in
-reference_solutions): a valid board drawn from a seed.
+"""``autograder board new`` (autograder/cli/board.py and the draws in
+reference_solutions/_draws.py): a valid board drawn from a seed.
 
 Validity is checked here against docs/rules.md "Jump boards" by hand, and a classic game's
 length against the independent solver of tests/independent.py, not the project's own.
@@ -196,7 +196,7 @@ def test_a_board_without_a_band_can_be_finished(seed, goal, chutes, ladders):
 @pytest.mark.parametrize(
     ("opts", "needle"),
     [
-        (options(goal=15), "--goal 15: expected a multiple of 10"),
+        (options(goal=15), "--goal 15: goal 15 is not a multiple of 10"),
         (options(goal=20, chutes=5, ladders=5), "10 jumps do not fit on a board of 20"),
         (options(min_turns=50.0, max_turns=40.0), "larger than --max-turns"),
         (options(chutes=-1), "must be >= 0"),
@@ -354,7 +354,7 @@ def test_cli_band_and_trap_lane(tmp_path):
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--goal", "15"], "--goal 15: expected a multiple of 10"),
+        (["--goal", "15"], "--goal 15: goal 15 is not a multiple of 10"),
         (["--goal", "20", "--chutes", "5", "--ladders", "5"], "do not fit on a board of 20"),
         (["--min-turns", "50", "--max-turns", "40"], "larger than --max-turns 40"),
         (

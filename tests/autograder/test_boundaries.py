@@ -162,7 +162,7 @@ def test_the_engine_grades_against_precomputed_cases_without_the_solvers(tmp_pat
     total = sum(c.points for c in answer_key("classic"))
     assert f"right {total} {total} graded" in done.stdout
     assert f"silent 0.0 {total} graded" in done.stdout
-    assert "all right on the public board" in done.stdout
+    assert "all public tests pass" in done.stdout
     assert (tmp_path / "out" / "grades.csv").is_file()
 
 

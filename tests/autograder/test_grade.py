@@ -14,9 +14,10 @@ from pathlib import Path
 
 from autograder import find_program, grade_submission, load_assignment
 from autograder._batch import RESULTS, grade_folder, read_results
-from reference_solutions import answer_key, reference_program
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
 
 CASES = answer_key("classic", hidden=False)
+ANSWERS = ReferenceAnswers()
 SLOW = "import time\ntime.sleep(0.4)\n"
 
 
@@ -34,7 +35,9 @@ def test_reports_are_written(tmp_path):
     folder = make_folder(tmp_path, 2)
     (folder / "broken.py").write_text("print('Expected turns per game: 1.00')\n")
     (folder / "notes.ipynb").write_text("{}")
-    batch = grade_folder("classic", folder, tmp_path / "out", cases=CASES, workers=2)
+    batch = grade_folder(
+        "classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES, workers=2
+    )
     by_student = {r.student: r for r in batch.results}
     assert by_student["s00"].score == 25 and by_student["broken"].score == 0
     assert by_student["notes"].status == "error" and "notebook" in by_student["notes"].problems[0]
@@ -59,7 +62,7 @@ def test_a_grader_error_on_one_submission_does_not_stop_the_batch(tmp_path, monk
         return real(assignment, path, *args, **kwargs)
 
     monkeypatch.setattr(grade, "grade_submission", flaky)
-    batch = grade_folder("classic", folder, tmp_path / "out", cases=CASES)
+    batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES)
     by_student = {r.student: r for r in batch.results}
     assert by_student["s01"].status == "error"
     assert "grader error: RuntimeError: disk on fire" in by_student["s01"].problems
@@ -69,7 +72,7 @@ def test_a_grader_error_on_one_submission_does_not_stop_the_batch(tmp_path, monk
 def test_torn_last_line_is_dropped_and_graded_again(tmp_path):
     path = tmp_path / RESULTS
     folder = make_folder(tmp_path, 1)
-    batch = grade_folder("classic", folder, tmp_path, cases=CASES)
+    batch = grade_folder("classic", folder, tmp_path, answers=ANSWERS, cases=CASES)
     line = json.dumps(batch.results[0].to_json())
     path.write_text(line + "\n" + line[: len(line) // 2])
     assert len(read_results(path)) == 1
@@ -128,11 +131,35 @@ def test_what_a_program_prints_on_a_hidden_board_is_never_quoted_back(tmp_path):
     assert "ECHO" in program
     (tmp_path / "echo.py").write_text(program)
     result = grade_submission(
-        load_assignment("classic"), tmp_path / "echo.py", answer_key("classic")
-    )
+        load_assignment("classic"), tmp_path / "echo.py", answer_key("classic"),
+        hidden=ANSWERS.secret_paths(),
+    )  # fmt: skip
     assert result.score == result.max_score  # the chatter costs nothing
     public, *hidden = result.tests
     assert any("ECHO" in line for line in public.feedback)
     for test in hidden:
         assert not any("ECHO" in line or "jumps" in line for line in test.feedback), test.name
         assert any("ignored 1 line before the answer (line 1)" in line for line in test.feedback)
+
+
+def test_resume_accepts_its_own_answer_key_whatever_the_hash_seed(tmp_path):
+    """The answer key's fingerprint must not depend on the interpreter's hash seed: aimed's
+    accepted actions are sets, whose order does (a resume in a new process was refused)."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "ann.py").write_text(reference_program("aimed"))
+    out = tmp_path / "out"
+
+    def grade(seed: str, *more: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PYTHONHASHSEED": seed, "OPENBLAS_NUM_THREADS": "1"}
+        return subprocess.run(
+            [sys.executable, "-m", "autograder", "grade", "aimed", str(folder), "--out",
+             str(out), "--isolation", "process", *more],
+            capture_output=True, text=True, timeout=300, env=env,
+        )  # fmt: skip
+
+    first = grade("1")
+    assert first.returncode == 0, first.stderr
+    again = grade("2", "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "graded 0 submissions (1 already graded before --resume)" in again.stdout

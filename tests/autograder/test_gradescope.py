@@ -94,6 +94,11 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive)
                 "project/assignments/classic/assignment.toml", "manifest.json",
                 "gradescope.json"} <= names  # fmt: skip
         assert not any("__pycache__" in n or n.startswith("project/tests/") for n in names)
+        # The project's files keep their modes (its own copies of the scripts stay runnable).
+        for name in ("project/autograder/gradescope/setup.sh", "project/pyproject.toml"):
+            path = Path(__file__).resolve().parents[2] / name.removeprefix("project/")
+            mode = stat.S_IMODE(zipped.getinfo(name).external_attr >> 16)
+            assert mode == stat.S_IMODE(path.stat().st_mode), name
         for script in ("setup.sh", "run_autograder"):
             text = zipped.read(script)
             assert subprocess.run(["bash", "-n"], input=text, timeout=10).returncode == 0

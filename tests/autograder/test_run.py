@@ -122,7 +122,7 @@ def test_running_out_of_cpu_time_is_a_timeout_in_the_feedback(tmp_path):
     busy.write_text("while True:\n    pass\n")
     limits = Limits(timeout=10.0, cpu=1.0)
     result = grade_submission(load_assignment("classic"), busy, CLASSIC_PUBLIC[:1],
-                              limits=limits, isolation="process")  # fmt: skip
+                              limits=limits, isolation="process", hidden=())  # fmt: skip
     (test,) = result.tests
     assert test.status == "timeout"
     assert test.feedback[0] == "used up its CPU time limit of 1 s for one board"

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from autograder import UsageError, assignments_dir
-from reference_solutions import Conformance, check_assignment
+from reference_solutions import Conformance, check_assignment, make_problem
 
 
 @pytest.fixture()
@@ -41,16 +41,17 @@ def test_a_configuration_of_the_wrong_family_is_refused_naming_its_file(copied_a
     assert str(config) in str(caught.value) and "[variants]" in str(caught.value)
 
 
-def test_a_board_of_the_wrong_family_fails_the_configuration_check(copied_assignments):
+def test_rules_of_another_family_fail_the_configuration_check(copied_assignments):
     config = copied_assignments / "classic" / "assignment.toml"
-    # With no section that only jump boards have, the family is only found out by the board.
+    # With no section that only jump boards have, the rules' format finds the family out.
     text = config.read_text().replace('family = "jump"', 'family = "trap"', 1)
     text = "\n".join(line for line in text.split("[variants]")[0].splitlines()
                      if not line.startswith("edge_boards"))  # fmt: skip
     config.write_text(text)
     report = check_assignment("classic", ["configuration"])
     (outcome,) = report.outcomes
-    assert not outcome.passed and "BoardError" in outcome.why and "layout" in outcome.why
+    assert not outcome.passed
+    assert "family = 'trap', but the rules 'classic' print 'values'" in outcome.why
 
 
 def with_result(conformance: Conformance, student: str, **changes) -> Conformance:
@@ -82,3 +83,17 @@ def test_a_starter_that_scores_fails(conformance, tmp_path):
     checked.__dict__["graded"] = conformance("classic").graded
     report = with_result(checked, "starter", score=5.0).run(["starter-scores-zero"])
     assert not report.ok and "5.0 points" in report.text()
+
+
+def test_rules_that_print_for_another_family_are_refused_naming_the_file(copied_assignments):
+    # boosted's rules print the jump boards' grid: as a trap-lane assignment (with a valid
+    # layout for its board) it is refused before anything is solved, in one line.
+    config = copied_assignments / "boosted" / "assignment.toml"
+    text = config.read_text().replace('family = "jump"', 'family = "trap"', 1)
+    text = text.split("[board]")[0] + "[board]\nlayout = " + str([0] * 15) + "\n"
+    config.write_text(text)
+    with pytest.raises(UsageError) as caught:
+        make_problem("boosted")
+    message = str(caught.value)
+    assert message.startswith(f"{config}: family = 'trap', but the rules 'boosted' print")
+    assert "'values', a format of 'jump' boards" in message and "\n" not in message
