@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from . import _texts
 from ._assignments import Limits
@@ -60,10 +59,16 @@ def verdict(
     stderr = _stderr_lines(run, folder)
     staff_stderr = tuple([_texts.STDERR_HEADING, *stderr]) if stderr else ()
 
-    def result(status: TestStatus, feedback: Sequence[str], **marks: Any) -> TestResult:
-        return TestResult(case.name, case.title, marks.pop("score", 0.0), case.points,
-                          case.visible, status, seconds=seconds, feedback=tuple(feedback),
-                          staff=marks.pop("staff", staff_stderr), **marks)  # fmt: skip
+    def result(
+        status: TestStatus,
+        feedback: Sequence[str],
+        score: float = 0.0,
+        right: int = 0,
+        total: int = 0,
+        staff: tuple[str, ...] = staff_stderr,
+    ) -> TestResult:
+        return TestResult(case.name, case.title, score, case.points, case.visible, status,
+                          right, total, seconds, tuple(feedback), staff)  # fmt: skip
 
     if run.status != "exited" or run.returncode != 0:
         failed, why = _failed_run(run, stderr, limits)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from .._errors import BoardError, read_json
 from .._registry import Registry
@@ -26,12 +26,6 @@ __all__ = [
     "parse_board",
     "register_family",
 ]
-
-
-class Board(Protocol):
-    """What every family's board type offers."""
-
-    def to_json(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -173,4 +173,4 @@ class JumpFamily(BoardFamily):
         return plan
 
 
-JUMP = register_family(JumpFamily())
+register_family(JumpFamily())

@@ -119,4 +119,4 @@ class TrapLaneFamily(BoardFamily):
         return TrapVariantPlan(MappingProxyType(counts), circle)
 
 
-TRAP = register_family(TrapLaneFamily())
+register_family(TrapLaneFamily())
