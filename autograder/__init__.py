@@ -41,7 +41,7 @@ from ._boards import (
     standard_board,
 )
 from ._bundles import VariantsReport, make_variants
-from ._cases import Expected, TestCase
+from ._cases import Expected, TestCase, Variation
 from ._check import check_submission, check_text
 from ._demo import demo_text
 from ._errors import BoardError, GoalUnreachable, UsageError
@@ -114,6 +114,7 @@ __all__ = [
     "Variant",
     "VariantPlan",
     "VariantsReport",
+    "Variation",
     "assignment_names",
     "assignments_dir",
     "board_family",

@@ -13,15 +13,58 @@ from typing import Any
 from ._answer import Answer, Entry
 from ._formats import OutputFormat, output_format
 
-__all__ = ["Expected", "TestCase"]
+__all__ = ["Expected", "TestCase", "Variation"]
+
+
+@dataclass(frozen=True)
+class Variation:
+    """The answer to one board under other rules than the assignment's: a fair reading the
+    grader accepts as well (``Expected.readings``), or a named mistake
+    (``Expected.mistakes``), whose answer the grader recognises to say what went wrong.
+
+    ``name`` is a short id (``"overshoot-wins"``); ``says`` describes the rules the answer
+    follows in plain words ("overshooting the goal wins"); ``reread`` names the rule to read
+    again (mistakes only).
+    """
+
+    name: str
+    says: str
+    answer: Answer
+    accepted: tuple[frozenset[str], ...] | None = None
+    reread: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "says": self.says}
+        data.update(_answer_json(self.answer, self.accepted))
+        if self.reread:
+            data["reread"] = self.reread
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Variation:
+        answer, accepted = _answer_from_json(data)
+        return cls(str(data["name"]), str(data["says"]), answer, accepted,
+                   str(data.get("reread", "")))  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Expected:
-    """A correct answer on one board: the exact numbers, and every acceptable action."""
+    """A correct answer on one board: the exact numbers, and every acceptable action.
+
+    ``readings`` are the same answer under the other conventions the rules accept (jump
+    squares, the circle's overshoot): a program that prints any of them in full is right.
+    ``ungraded`` names entries no game can observe (an action on a jump square), which are
+    not graded. ``mistakes`` are the answers of known wrong rules, so feedback can name the
+    mistake. ``sweeps[k]`` is the start value after ``k + 1`` value-iteration sweeps from 0,
+    until it is within tolerance, so a program that stopped early can be told by how much.
+    """
 
     answer: Answer
     accepted: tuple[frozenset[str], ...] | None = None
+    readings: tuple[Variation, ...] = ()
+    ungraded: frozenset[str] = frozenset()
+    mistakes: tuple[Variation, ...] = ()
+    sweeps: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         output_format(self.answer.output)  # an unknown format is a ValueError here
@@ -32,39 +75,46 @@ class Expected:
 
     def entries(self, value_tolerance: float) -> list[Entry]:
         """What is graded, in print order (the format says what that is)."""
-        return self.format.entries(self.answer, self.accepted, value_tolerance)
+        return self.entries_of(self.answer, self.accepted, value_tolerance)
+
+    def entries_of(
+        self,
+        answer: Answer,
+        accepted: tuple[frozenset[str], ...] | None,
+        value_tolerance: float,
+    ) -> list[Entry]:
+        """The graded entries of ``answer`` (this answer, a reading's or a mistake's)."""
+        entries = self.format.entries(answer, accepted, value_tolerance)
+        return [e for e in entries if e.key not in self.ungraded]
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (what a student bundle's ``expected.json`` holds)."""
-        a = self.answer
-        data: dict[str, Any] = {
-            "output": a.output,
-            "objective": a.objective,
-            "start_value": a.start_value,
-            "values": _lists(a.values),
-            "actions": None if a.actions is None else list(a.actions),
-        }
-        if self.accepted is not None:
-            data["accepted"] = [sorted(names) for names in self.accepted]
+        data = _answer_json(self.answer, self.accepted)
+        if self.readings:
+            data["readings"] = [r.to_json() for r in self.readings]
+        if self.ungraded:
+            data["ungraded"] = sorted(self.ungraded)
+        if self.mistakes:
+            data["mistakes"] = [m.to_json() for m in self.mistakes]
+        if self.sweeps:
+            data["sweeps"] = list(self.sweeps)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Expected:
         """The inverse of :meth:`to_json`; a malformed file raises ``ValueError``."""
         try:
-            answer = Answer(
-                output=data["output"],
-                start_value=float(data["start_value"]),
-                values=_tuples(data["values"]),
-                actions=None if data.get("actions") is None else tuple(data["actions"]),
-                objective=data.get("objective", "turns"),
+            answer, accepted = _answer_from_json(data)
+            return cls(
+                answer,
+                accepted,
+                readings=tuple(Variation.from_json(r) for r in data.get("readings", ())),
+                ungraded=frozenset(str(k) for k in data.get("ungraded", ())),
+                mistakes=tuple(Variation.from_json(m) for m in data.get("mistakes", ())),
+                sweeps=tuple(float(v) for v in data.get("sweeps", ())),
             )
-            accepted = data.get("accepted")
-            if accepted is not None:
-                accepted = tuple(frozenset(str(n) for n in names) for names in accepted)
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not an expected answer ({err.__class__.__name__}: {err})") from None
-        return cls(answer, accepted)
 
 
 @dataclass(frozen=True)
@@ -106,6 +156,35 @@ class TestCase:
             )
         except (KeyError, TypeError) as err:
             raise ValueError(f"not a test case ({err.__class__.__name__}: {err})") from None
+
+
+def _answer_json(answer: Answer, accepted: tuple[frozenset[str], ...] | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "output": answer.output,
+        "objective": answer.objective,
+        "start_value": answer.start_value,
+        "values": _lists(answer.values),
+        "actions": None if answer.actions is None else list(answer.actions),
+    }
+    if accepted is not None:
+        data["accepted"] = [sorted(names) for names in accepted]
+    return data
+
+
+def _answer_from_json(
+    data: dict[str, Any],
+) -> tuple[Answer, tuple[frozenset[str], ...] | None]:
+    answer = Answer(
+        output=data["output"],
+        start_value=float(data["start_value"]),
+        values=_tuples(data["values"]),
+        actions=None if data.get("actions") is None else tuple(data["actions"]),
+        objective=data.get("objective", "turns"),
+    )
+    accepted = data.get("accepted")
+    if accepted is not None:
+        accepted = tuple(frozenset(str(n) for n in names) for names in accepted)
+    return answer, accepted
 
 
 def _lists(values: Any) -> Any:

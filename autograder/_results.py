@@ -35,6 +35,12 @@ class TestResult:
     seconds: float = 0.0
     feedback: tuple[str, ...] = ()
     staff: tuple[str, ...] = ()
+    # What the grader made of the answer, for the batch's tallies: the named mistakes seen
+    # (``Variation.name``, or a generic diagnosis such as "stopped-early"), the labels of
+    # the wrong entries ("square 12"), and the accepted convention the answer follows.
+    mistakes: tuple[str, ...] = ()
+    wrong: tuple[str, ...] = ()
+    convention: str = ""
 
 
 def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +78,8 @@ class SubmissionResult:
                     **_known(TestResult, t),
                     "feedback": tuple(t["feedback"]),
                     "staff": tuple(t["staff"]),
+                    "mistakes": tuple(t.get("mistakes", ())),
+                    "wrong": tuple(t.get("wrong", ())),
                 }
             )
             for t in data["tests"]

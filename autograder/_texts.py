@@ -17,6 +17,7 @@ __all__ = [
     "SHOWN_WRONG",
     "STDERR_HEADING",
     "crash_reason",
+    "GENERIC_MISTAKES",
     "exception_name",
     "listing",
     "output_limit",
@@ -105,6 +106,12 @@ def listing(wrong: Iterable[tuple[str, str, str]], shown: int = SHOWN_WRONG) -> 
     more = len(lines) - shown
     return lines[:shown] + ([f"... and {more} more"] if more > 0 else [])
 
+
+# The diagnoses the grader makes without a catalogue: name -> what the feedback calls it.
+GENERIC_MISTAKES = {
+    "stopped-early": "stopped iterating before the values converged",
+    "off-by-one": "every value off by exactly one turn",
+}
 
 HIDDEN_TOO = "graded on hidden boards (see the handout)."
 PUBLIC_PASS = f"all public tests pass. Your program is also {HIDDEN_TOO}"
