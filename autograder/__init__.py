@@ -9,10 +9,11 @@ below are its public API; ``reference_solutions`` uses nothing else, and the com
 """
 
 from ._answer import Answer, Entry, Objective
-from ._answers import AnswerSource, Variant, with_own_board
+from ._answers import AnswerSource, PolicyCost, PolicyJudge, Variant, policy_judge, with_own_board
 from ._assignments import (
     Assignment,
     Limits,
+    PolicyGrading,
     TestPlan,
     assignment_names,
     assignments_dir,
@@ -44,6 +45,7 @@ from ._bundles import VariantsReport, make_variants
 from ._cases import Expected, TestCase, Variation
 from ._check import check_submission, check_text
 from ._demo import demo_text
+from ._diagnose import Diagnosis, diagnose, reading_dependent
 from ._errors import BoardError, GoalUnreachable, UsageError
 from ._examples import render_examples
 from ._formats import (
@@ -67,6 +69,7 @@ from ._sandbox import LEVELS, Isolation, IsolationLevel
 from ._score import Mark, mark
 from ._submission import find_program, grade_submission
 from ._templates import program_name, render_handout, render_program
+from ._verdict import grade_output
 
 __all__ = [
     "LEVELS",
@@ -82,6 +85,7 @@ __all__ = [
     "Board",
     "BoardError",
     "BoardFamily",
+    "Diagnosis",
     "Entry",
     "Expected",
     "GoalUnreachable",
@@ -96,6 +100,9 @@ __all__ = [
     "Objective",
     "OutputError",
     "OutputFormat",
+    "PolicyCost",
+    "PolicyGrading",
+    "PolicyJudge",
     "Printed",
     "Registry",
     "Roster",
@@ -125,11 +132,13 @@ __all__ = [
     "demo_text",
     "describe_board",
     "detect_isolation",
+    "diagnose",
     "family_names",
     "find_program",
     "find_submissions",
     "format_names",
     "grade_folder",
+    "grade_output",
     "grade_submission",
     "grid_goal_problem",
     "load_assignment",
@@ -140,9 +149,11 @@ __all__ = [
     "output_format",
     "parse_board",
     "parse_output",
+    "policy_judge",
     "program_name",
     "read_results",
     "read_roster",
+    "reading_dependent",
     "register_family",
     "register_format",
     "render",

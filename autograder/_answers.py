@@ -8,7 +8,8 @@ grades against precomputed cases and needs no answer source at all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -16,7 +17,41 @@ from typing import Any, Protocol, runtime_checkable
 from ._assignments import Assignment
 from ._cases import Expected, TestCase
 
-__all__ = ["AnswerSource", "Variant", "with_own_board"]
+__all__ = [
+    "AnswerSource",
+    "PolicyCost",
+    "PolicyJudge",
+    "Variant",
+    "policy_judge",
+    "with_own_board",
+]
+
+
+@dataclass(frozen=True)
+class PolicyCost:
+    """What a printed policy costs, evaluated exactly: the expected turns (or discounted
+    reward, when ``maximize``) from the start under it, and under the best policy.
+    ``cost`` is ``None`` when the policy never reaches the goal; ``stuck`` then names a
+    square it can get caught on. ``problem`` says why no cost could be computed (an action
+    that is not one of the game's)."""
+
+    best: float
+    cost: float | None
+    maximize: bool = False
+    stuck: str = ""
+    problem: str = ""
+
+    @property
+    def gap(self) -> float:
+        """How much worse than the best, relative to it (``inf`` if it never finishes)."""
+        if self.cost is None:
+            return float("inf")
+        worse = self.best - self.cost if self.maximize else self.cost - self.best
+        return max(0.0, worse) / abs(self.best) if self.best else max(0.0, worse)
+
+
+# (a test case, the printed action per square) -> what that policy costs
+PolicyJudge = Callable[[TestCase, Mapping[int, str]], PolicyCost | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +86,20 @@ class AnswerSource(Protocol):
     def secret_paths(self) -> Sequence[Path]:
         """Where the answer material lies, so that no submission is let read it."""
         ...
+
+    def policy_cost(
+        self, assignment: Assignment, case: TestCase, actions: Mapping[int, str]
+    ) -> PolicyCost | None:
+        """What the policy ``actions`` (the action printed on each square) costs on the
+        board of ``case``, evaluated exactly; ``None`` where the format prints no policy."""
+        ...
+
+
+def policy_judge(answers: AnswerSource | None, assignment: Assignment) -> PolicyJudge | None:
+    """``answers``' policy evaluation for ``assignment``'s cases (none without a source)."""
+    if answers is None:
+        return None
+    return functools.partial(answers.policy_cost, assignment)
 
 
 def with_own_board(own: TestCase, cases: Sequence[TestCase]) -> list[TestCase]:

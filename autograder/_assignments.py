@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from . import _toml
 from ._boards import Board, BoardFamily, VariantPlan, board_family, family_names, parse_board
@@ -19,6 +19,7 @@ from ._errors import UsageError
 __all__ = [
     "Assignment",
     "Limits",
+    "PolicyGrading",
     "TestPlan",
     "assignment_names",
     "assignments_dir",
@@ -29,7 +30,34 @@ CONFIG_NAME = "assignment.toml"
 MAX_TIMEOUT = 3600  # seconds per board
 SECTIONS = {"assignment", "params", "board", "tolerance", "tests", "limits", "variants"}
 HEAD_KEYS = {"rules", "family", "title", "summary", "self_check"}
-TOLERANCE_KEYS = {"values", "policy"}
+TOLERANCE_KEYS = {"values", "policy", "policy_credit", "policy_full_gap", "policy_zero_gap"}
+PolicyCredit = Literal["squares", "cost"]
+
+
+@dataclass(frozen=True)
+class PolicyGrading:
+    """How a printed policy earns its marks (``[tolerance] policy_credit``).
+
+    ``squares``: each square's action is right when its expected cost is within the policy
+    tolerance of the best. ``cost``: the policy is evaluated exactly on the grading side, and
+    all its action entries earn the credit of its relative gap to the optimum from the
+    start: full up to ``full_gap``, none from ``zero_gap``, linear between. Either way an
+    equally good policy loses nothing.
+    """
+
+    credit: PolicyCredit = "squares"
+    full_gap: float = 0.001
+    zero_gap: float = 0.10
+
+    def credit_for(self, gap: float) -> float:
+        if gap <= self.full_gap:
+            return 1.0
+        if gap >= self.zero_gap:
+            return 0.0
+        return (self.zero_gap - gap) / (self.zero_gap - self.full_gap)
+
+
+CREDIT_BY_SQUARE = PolicyGrading()
 
 
 def assignments_dir() -> Path:
@@ -91,6 +119,7 @@ class Assignment:
     variants: VariantPlan
     tests: TestPlan = TestPlan()
     limits: Limits = Limits()
+    policy_grading: PolicyGrading = CREDIT_BY_SQUARE
 
     @property
     def folder(self) -> Path:
@@ -164,6 +193,7 @@ def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
         policy_tolerance = float(tolerance.get("policy", 0.01))
     except (TypeError, ValueError) as err:
         raise UsageError(where, f"a tolerance is not a number ({err})") from None
+    policy_grading = _policy_grading(tolerance, where)
     self_check = head.get("self_check")
     return Assignment(
         name=name,
@@ -180,7 +210,21 @@ def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
         variants=family.read_plan(_toml.table(data, "variants", where), where),
         tests=_plan(_toml.table(data, "tests", where), family, where),
         limits=_limits(_toml.table(data, "limits", where), where),
+        policy_grading=policy_grading,
     )
+
+
+def _policy_grading(table: dict[str, Any], where: str) -> PolicyGrading:
+    credit = table.get("policy_credit", "squares")
+    if credit not in ("squares", "cost"):
+        raise UsageError(
+            where, f"[tolerance] policy_credit must be 'squares' or 'cost', not {credit!r}"
+        )
+    full = _toml.number(table, "policy_full_gap", 0.001, where, 0)
+    zero = _toml.number(table, "policy_zero_gap", 0.10, where, 0)
+    if not full < zero:
+        raise UsageError(where, "[tolerance] policy_full_gap must be below policy_zero_gap")
+    return PolicyGrading(credit, float(full), float(zero))
 
 
 def _plan(table: dict[str, Any], family: BoardFamily, where: str) -> TestPlan:

@@ -7,13 +7,13 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from ._answers import AnswerSource, with_own_board
+from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase
 from ._errors import UsageError
@@ -26,7 +26,7 @@ from ._results import SubmissionResult
 from ._sandbox import Isolation
 from ._submission import grade_submission
 
-__all__ = ["Batch", "grade_folder", "read_results"]
+__all__ = ["Batch", "grade_folder", "mistake_words", "read_results"]
 
 RESULTS = "results.jsonl"
 META = "batch.json"
@@ -41,9 +41,21 @@ class Batch:
     notes: tuple[str, ...]
     graded_now: int
     isolation: str = ""  # how this run kept submissions apart (``Isolation.describe``)
+    # The plain words of each named mistake the cases know (``mistake_words``).
+    mistakes: Mapping[str, str] = field(default_factory=dict)
 
     def summary(self) -> str:
-        return summary_text(self.results, self.notes)
+        return summary_text(self.results, self.notes, self.mistakes)
+
+
+def mistake_words(cases: Sequence[TestCase]) -> dict[str, str]:
+    """The plain words of every named mistake of ``cases`` (``Expected.mistakes``; the
+    first case's words win), for the reports. (The reports know the generic diagnoses.)"""
+    words: dict[str, str] = {}
+    for case in cases:
+        for mistake in case.expected.mistakes:
+            words.setdefault(mistake.name, mistake.says)
+    return words
 
 
 def _fingerprint(
@@ -158,7 +170,7 @@ def _grade_one(
             cases = with_own_board(answers.own_board_case(assignment, work.board), cases)
         result = grade_submission(
             assignment, work.submission.path, cases, student=work.student, limits=limits,
-            isolation=isolation, hidden=hidden,
+            isolation=isolation, hidden=hidden, policy=policy_judge(answers, assignment),
         )  # fmt: skip
     except Exception as err:  # a grader bug on one submission must not stop the batch
         return failed(f"grader error: {err.__class__.__name__}: {err}")
@@ -373,5 +385,7 @@ def grade_folder(
     ordered = tuple(sorted(results.values(), key=lambda r: r.student))
     # Reports are rewritten from the whole log on every run, each file atomically, so a kill
     # while writing them is repaired by --resume, which grades nothing and writes them again.
-    notes += write_reports(out, ordered, assignment.title)
-    return Batch(out, ordered, tuple(notes), len(todo), isolation.describe())
+    # A student's own board (with a manifest) names the same mistakes as the shared boards.
+    words = mistake_words(cases)
+    notes += write_reports(out, ordered, assignment.title, words)
+    return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

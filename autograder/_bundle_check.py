@@ -3,6 +3,7 @@
 
 Usage:  python3 check.py            checks the program named in expected.json
         python3 check.py PROGRAM    checks another file
+        python3 check.py --all      lists every wrong entry, not the first few
 
 It runs your program on board.json (your board), reads what it prints exactly as the
 grader does, and compares every number with the expected values in expected.json. It needs
@@ -32,8 +33,8 @@ sys.path.insert(0, str(HERE))
 
 from _check import _texts  # noqa: E402  (the grader's own sentences, parser and scorer)
 from _check._cases import Expected  # noqa: E402
+from _check._diagnose import diagnose, goal_value  # noqa: E402
 from _check._parse import OutputError, parse_output  # noqa: E402
-from _check._score import mark  # noqa: E402
 
 
 def _reader(stream, keep, cap, full):
@@ -113,7 +114,9 @@ def _run(program, board, timeout, output_kb):
 
 def main(argv):
     key = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))
-    program = Path(argv[1]).resolve() if len(argv) > 1 else HERE / key["program"]
+    every = "--all" in argv[1:]
+    args = [a for a in argv[1:] if a != "--all"]
+    program = Path(args[0]).resolve() if args else HERE / key["program"]
     if not program.is_file():
         print(f"no program {program.name} here; pass its path: python3 check.py PROGRAM.py")
         return 2
@@ -131,12 +134,16 @@ def main(argv):
         print(_texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING)
         print("\n" + _texts.NOT_YET)
         return 1
-    marked = mark(printed, expected, float(key["value_tolerance"]))
+    found = diagnose(printed, expected, float(key["value_tolerance"]))
+    marked = found.mark
     print(_texts.entries_right(marked.right, marked.total))
     print(expected.format.self_check_line(key["self_check"], printed.numbers))
+    for line in found.lines:
+        print(line)
     for warning in printed.warnings:
         print(f"warning: {warning}")
-    for line in marked.listing():
+    shown = None if every else _texts.SHOWN_WRONG
+    for line in marked.listing(shown=shown, nearest_goal=goal_value(expected)):
         print(line)
     if marked.right == marked.total:
         print("\n" + _texts.OWN_BOARD_RIGHT)

@@ -38,7 +38,8 @@ STUDENTS = "students"
 HERE = Path(__file__).resolve().parent
 # The grader's modules the local check imports: all standard library, no solver.
 CHECK_SUPPORT = (
-    "_answer.py", "_cases.py", "_errors.py", "_parse.py", "_registry.py", "_score.py",
+    "_answer.py", "_cases.py", "_diagnose.py", "_errors.py", "_parse.py", "_registry.py",
+    "_score.py",
     "_texts.py",
     "_formats/__init__.py", "_formats/_grid.py", "_formats/_reading.py",
     "_formats/_registry.py", "_formats/_trap_lane.py",

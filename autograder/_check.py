@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import _texts
-from ._answers import AnswerSource
+from ._answers import AnswerSource, policy_judge
 from ._assignments import load_assignment
 from ._errors import UsageError
 from ._reports import feedback_text
@@ -17,16 +17,28 @@ __all__ = ["check_submission", "check_text"]
 
 
 def check_submission(
-    name: str, submission: str | Path, answers: AnswerSource, isolation: str | None = None
+    name: str,
+    submission: str | Path,
+    answers: AnswerSource,
+    isolation: str | None = None,
+    *,
+    every_wrong: bool = False,
 ) -> SubmissionResult:
-    """Grade ``submission`` on the public test of assignment ``name``."""
+    """Grade ``submission`` on the public tests of assignment ``name``; with
+    ``every_wrong`` the feedback lists every wrong entry, not the first few."""
     assignment = load_assignment(name)
     path = Path(submission)
     if not path.exists():
         raise UsageError(str(path), "no such file or folder")
     cases = answers.cases(assignment, hidden=False)
     return grade_submission(
-        assignment, path, cases, isolation=isolation, hidden=answers.secret_paths()
+        assignment,
+        path,
+        cases,
+        isolation=isolation,
+        hidden=answers.secret_paths(),
+        policy=policy_judge(answers, assignment),
+        shown=None if every_wrong else _texts.SHOWN_WRONG,
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ._answers import AnswerSource, with_own_board
+from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import load_assignment
 from ._errors import UsageError
 from ._files import remove_temporaries, tree_files, write_atomic, write_zip
@@ -118,7 +118,8 @@ def gradescope_results(
     result: SubmissionResult, hidden_visibility: str, note: str = ""
 ) -> dict[str, Any]:
     """``results.json`` for Gradescope: one test per board. Hidden boards show at
-    ``hidden_visibility``; no test's output holds what the program printed."""
+    ``hidden_visibility``; only a visible board's output may hold what the program printed
+    (as ``run_gradescope`` grades it)."""
     tests = []
     for test in result.tests:
         tests.append(
@@ -221,17 +222,22 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
         student = entry.id
         cases = with_own_board(answers.own_board_case(assignment, entry.board), cases)
         note = f"Graded on your own board ({entry.id})."
-    # Feedback on Gradescope never repeats what the program printed: a program there could
-    # print files it found and read them back in its feedback.
     isolation = detect_isolation(config.get("isolation"))
     print(f"isolation: {isolation.describe()}")
     # The program gets a copy of the submission; everything else under the root (answers,
     # metadata about other submissions, the results) stays out of its reach.
     hidden = [root / "source", root / "results", root / "submission", root / METADATA,
               *answers.secret_paths()]  # fmt: skip
+    # The student's own board (or the public one) is visible, so its feedback shows what the
+    # program printed there, as ``autograder check`` does; hidden boards never quote it
+    # (``_verdict`` quotes only where the case is visible), since a program can echo a board
+    # it was handed. Quoting lets a program read back, in its feedback, files it found: only
+    # where the answer material is kept from it (every level but ``process``) is that safe.
+    quote = isolation.level != "process"
     result = grade_submission(
         assignment, root / "submission", cases, student=student, limits=limits,
-        quote_output=False, isolation=isolation, hidden=hidden,
+        quote_output=quote, isolation=isolation, hidden=hidden,
+        policy=policy_judge(answers, assignment),
     )  # fmt: skip
     _staff_log(result)
     results = gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)

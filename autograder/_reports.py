@@ -1,5 +1,5 @@
 """What a batch leaves behind: the gradebook (CSV), a feedback file per student, a score
-histogram and a summary for the terminal."""
+histogram, what the class got wrong (CSV) and a summary for the terminal."""
 
 from __future__ import annotations
 
@@ -8,19 +8,27 @@ import hashlib
 import io
 import re
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import write_atomic
-from ._results import SubmissionResult
+from ._results import SubmissionResult, TestResult
+from ._texts import GENERIC_MISTAKES
 
 __all__ = [
+    "MISTAKES",
+    "MISTAKES_HEADER",
+    "Tally",
     "feedback_names",
     "feedback_text",
+    "gradebook_status",
     "gradebook_text",
     "histogram",
+    "mistakes_text",
     "safe_name",
     "summary_text",
+    "tally_mistakes",
     "write_reports",
 ]
 
@@ -28,6 +36,22 @@ _MARK = {"passed": "PASS", "partial": "PART"}
 # The longest feedback file name kept whole, in bytes: well under the 255 of common file
 # systems, with room for a hash and ".txt".
 _LONGEST = 120
+# A board that gave no answer to mark, as grades.csv names it: the word in the status column
+# (in this order, joined with "+") and the phrase before the boards in the problems column.
+_FAILED = {
+    "crashed": "crashed on",
+    "timeout": "timed out on",
+    "output-limit": "printed too much on",
+    "unreadable": "unreadable output on",
+    "not-run": "not run on",
+}
+# The header of mistakes.csv; its rows are ``Tally`` objects.
+MISTAKES_HEADER = ("kind", "board", "entry", "students", "out_of", "boards", "description")
+# What the summary shows of the tally, at most: the rest is in mistakes.csv.
+_SHOWN_MISTAKES = 5
+_SHOWN_ENTRIES = 5  # lines: the entries of one board missed by as many students share one
+_SHOWN_LABELS = 4  # entries named on such a line
+MISTAKES = "mistakes.csv"
 
 
 def safe_name(student: str) -> str:
@@ -64,7 +88,14 @@ def histogram(scores: Sequence[float], maximum: float, width: int = 40) -> list[
     return lines
 
 
-def summary_text(results: Sequence[SubmissionResult], notes: Sequence[str] = ()) -> str:
+def summary_text(
+    results: Sequence[SubmissionResult],
+    notes: Sequence[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+) -> str:
+    """What the terminal shows after a batch: counts, the score histogram, the boards
+    passed, the mistakes the class made most and the entries it missed most (all of them in
+    ``mistakes.csv``), and the notes. ``descriptions``: a named mistake's plain words."""
     if not results:
         return "no submissions graded\n"
     maximum = max(r.max_score for r in results)
@@ -86,8 +117,44 @@ def summary_text(results: Sequence[SubmissionResult], notes: Sequence[str] = ())
             outcomes = [t for r in graded for t in r.tests if t.name == name]
             passed = sum(t.status == "passed" for t in outcomes)
             lines.append(f"  {name:<22} {passed:>5} of {len(outcomes)}")
+    lines += _tally_lines(tally_mistakes(results, descriptions))
     lines += [f"note: {n}" for n in notes]
     return "\n".join(lines) + "\n"
+
+
+def _tally_lines(rows: Sequence[Tally]) -> list[str]:
+    """The top of the tally, briefly: the commonest mistakes, then the entries missed by
+    most students, those of one board missed by as many students on one line."""
+    mistakes = [row for row in rows if row.kind == "mistake"]
+    entries = [row for row in rows if row.kind == "entry"]
+    lines: list[str] = []
+    if mistakes:
+        lines += ["", "mistakes recognised (out of the students whose output was read):"]
+        for row in mistakes[:_SHOWN_MISTAKES]:
+            lines.append(
+                f"  {row.students} of {row.out_of} students: {row.description} "
+                f"({row.boards} {'board' if row.boards == 1 else 'boards'} in all)"
+            )
+    groups: list[list[Tally]] = []
+    for row in entries:  # sorted, so rows of one board and count are together
+        if groups and (groups[-1][0].board, groups[-1][0].students) == (row.board, row.students):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    if groups:
+        lines += ["", "entries missed most:"]
+        for group in groups[:_SHOWN_ENTRIES]:
+            labels = [row.entry for row in group]
+            shown = ", ".join(labels[:_SHOWN_LABELS])
+            more = f" and {len(labels) - _SHOWN_LABELS} more" if len(labels) > _SHOWN_LABELS else ""
+            first = group[0]
+            lines.append(
+                f"  {first.students} of {first.out_of} students on {first.board}: {shown}{more}"
+            )
+    if rows:
+        counts = f"{len(mistakes)} mistakes and {len(entries)} missed entries"
+        lines.append(f"  (all {counts} are in mistakes.csv)")
+    return lines
 
 
 def feedback_names(students: Iterable[str]) -> dict[str, str]:
@@ -111,9 +178,26 @@ def feedback_names(students: Iterable[str]) -> dict[str, str]:
     return names
 
 
+def gradebook_status(result: SubmissionResult) -> tuple[str, list[str]]:
+    """The status and problems cells of ``result``'s row in ``grades.csv``: ``error`` when
+    it could not be run at all; ``graded`` when every board ran and its output was read;
+    otherwise how boards failed (``crashed+timeout``), with the boards of each
+    (``crashed on public, hidden-2``) after the submission's own problems."""
+    problems = list(result.problems)
+    if result.status != "graded":
+        return result.status, problems
+    kinds = []
+    for kind, phrase in _FAILED.items():
+        boards = [t.name for t in result.tests if t.status == kind]
+        if boards:
+            kinds.append(kind)
+            problems.append(f"{phrase} {', '.join(boards)}")
+    return "+".join(kinds) or "graded", problems
+
+
 def gradebook_text(results: Sequence[SubmissionResult]) -> str:
-    """``grades.csv``: a row per student, the total, each board, and the isolation level
-    its runs had."""
+    """``grades.csv``: a row per student, the total, what happened (``gradebook_status``),
+    each board, the problems, and the isolation level its runs had."""
     names: list[str] = []
     for result in results:
         for test in result.tests:
@@ -124,15 +208,101 @@ def gradebook_text(results: Sequence[SubmissionResult]) -> str:
     writer.writerow(["student", "score", "max_score", "status", *names, "problems", "isolation"])
     for r in sorted(results, key=lambda r: r.student):
         by_name = {t.name: f"{t.score:.2f}" for t in r.tests}
-        row = [r.student, f"{r.score:.2f}", f"{r.max_score:g}", r.status]
+        status, problems = gradebook_status(r)
+        row = [r.student, f"{r.score:.2f}", f"{r.max_score:g}", status]
         boards = [by_name.get(n, "") for n in names]
-        writer.writerow([*row, *boards, "; ".join(r.problems), r.isolation])
+        writer.writerow([*row, *boards, "; ".join(problems), r.isolation])
     return text.getvalue()
 
 
-def write_reports(out: Path, results: Sequence[SubmissionResult], title: str = "") -> list[str]:
-    """``feedback/<student>.txt``, ``histogram.txt`` and ``grades.csv`` in ``out``, each
-    replaced atomically, the gradebook last. A feedback file that cannot be written does not
+@dataclass(frozen=True)
+class Tally:
+    """A row of ``mistakes.csv``. ``kind`` ``mistake``: a named mistake (``entry`` is its
+    name, ``board`` empty), made by ``students`` of the ``out_of`` students whose answer was
+    read on some board, on ``boards`` boards in all. ``kind`` ``entry``: one entry of one
+    board (``entry`` its label, ``square 12``) that ``students`` of the ``out_of`` students
+    whose answer on that board was read got wrong (``boards`` 0)."""
+
+    kind: str
+    board: str
+    entry: str
+    students: int
+    out_of: int
+    boards: int = 0
+    description: str = ""
+
+    def cells(self) -> list[str]:
+        boards = str(self.boards) if self.kind == "mistake" else ""
+        return [self.kind, self.board, self.entry, str(self.students), str(self.out_of),
+                boards, self.description]  # fmt: skip
+
+
+# Boards whose output was read and marked: only they can show mistakes or wrong entries.
+_READ = ("passed", "partial", "wrong")
+
+
+def _natural(label: str) -> list[tuple[int, str]]:
+    """``square 9`` before ``square 10``."""
+    return [(int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"(\d+)", label)]
+
+
+def tally_mistakes(
+    results: Sequence[SubmissionResult], descriptions: Mapping[str, str] | None = None
+) -> list[Tally]:
+    """What the class got wrong: each named mistake with how many students made it (each
+    once, on however many boards), then each board's entries with how many students got
+    them wrong; each kind by count, most first. A mistake's ``description`` is its plain
+    words from ``descriptions``, else the generic diagnoses', else its name."""
+    words = {**GENERIC_MISTAKES, **(descriptions or {})}
+    read_any = 0
+    read_on: dict[str, int] = {}
+    made: dict[str, set[str]] = {}
+    runs: dict[str, int] = {}
+    missed: dict[tuple[str, str], set[str]] = {}
+    order: dict[str, int] = {}  # the boards in the order the results list them
+    for result in results:
+        tests: list[TestResult] = [t for t in result.tests if t.status in _READ]
+        read_any += bool(tests)
+        for test in tests:
+            order.setdefault(test.name, len(order))
+            read_on[test.name] = read_on.get(test.name, 0) + 1
+            for name in set(test.mistakes):
+                made.setdefault(name, set()).add(result.student)
+                runs[name] = runs.get(name, 0) + 1
+            for label in set(test.wrong):
+                missed.setdefault((test.name, label), set()).add(result.student)
+    mistakes = [
+        Tally("mistake", "", name, len(students), read_any, runs[name], words.get(name, name))
+        for name, students in made.items()
+    ]
+    mistakes.sort(key=lambda t: (-t.students, -t.boards, t.entry))
+    entries = [
+        Tally("entry", board, label, len(students), read_on[board])
+        for (board, label), students in missed.items()
+    ]
+    entries.sort(key=lambda t: (-t.students, order[t.board], _natural(t.entry)))
+    return mistakes + entries
+
+
+def mistakes_text(rows: Sequence[Tally]) -> str:
+    """``mistakes.csv``: ``MISTAKES_HEADER``, then a row per ``Tally``."""
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(MISTAKES_HEADER)
+    writer.writerows(row.cells() for row in rows)
+    return text.getvalue()
+
+
+def write_reports(
+    out: Path,
+    results: Sequence[SubmissionResult],
+    title: str = "",
+    descriptions: Mapping[str, str] | None = None,
+) -> list[str]:
+    """``feedback/<student>.txt``, ``histogram.txt``, ``mistakes.csv`` and ``grades.csv`` in
+    ``out``, each replaced atomically, the gradebook last. ``mistakes.csv`` is written only
+    when the class made some mistake or missed some entry (a batch where every run was
+    right, or none was read, has none). A feedback file that cannot be written does not
     stop the others: what went wrong is returned, one line per file, for the summary."""
     problems: list[str] = []
     feedback = out / "feedback"
@@ -147,6 +317,10 @@ def write_reports(out: Path, results: Sequence[SubmissionResult], title: str = "
     write_atomic(
         out / "histogram.txt", "\n".join(histogram([r.score for r in results], maximum)) + "\n"
     )
+    tally = tally_mistakes(results, descriptions)
     # The csv module ends rows with CRLF; newline="" keeps them as they are.
+    # Always written, a header alone when no one made a named mistake, so that a TA's
+    # spreadsheet or script finds the file in every batch.
+    write_atomic(out / MISTAKES, mistakes_text(tally), newline="")
     write_atomic(out / "grades.csv", gradebook_text(results), newline="")
     return problems

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ._answers import PolicyJudge
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
 from ._files import remove_tree
@@ -28,6 +29,7 @@ from ._results import SubmissionResult, TestResult
 from ._run import clean_environment, run_limited
 from ._sandbox import Isolation, close_to_others, protected_paths
 from ._templates import program_name
+from ._texts import SHOWN_WRONG
 from ._verdict import verdict
 
 __all__ = [
@@ -153,6 +155,8 @@ def run_case(
     isolation: Isolation | None = None,
     *,
     hidden: Sequence[Path],
+    policy: PolicyJudge | None = None,
+    shown: int | None = SHOWN_WRONG,
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
     ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it."""
@@ -175,7 +179,9 @@ def run_case(
             argv = [*python, str(copied), str(board)]
         run = run_limited(argv, copied.parent, clean_environment(work), limits,
                           isolation=isolation, work=work, hidden=hidden)  # fmt: skip
-        return verdict(case, run, limits, assignment.value_tolerance, home, quote_output)
+        return verdict(case, run, limits, assignment.value_tolerance, home, quote_output,
+                       policy=policy, policy_grading=assignment.policy_grading,
+                       shown=shown)  # fmt: skip
     finally:
         remove_tree(work)
 
@@ -191,6 +197,8 @@ def grade_submission(
     workers: int = 1,
     quote_output: bool = True,
     isolation: Isolation | str | None = None,
+    policy: PolicyJudge | None = None,
+    shown: int | None = SHOWN_WRONG,
 ) -> SubmissionResult:
     """Grade one submission (a file or a folder) on every case, ``workers`` boards at a
     time. Never raises for anything the submission does: a submission that cannot be run is
@@ -201,7 +209,10 @@ def grade_submission(
     by default). ``hidden`` names what the program must never read besides what the engine
     protects itself (``protected_paths``): the answer source's material
     (``AnswerSource.secret_paths``), other submissions, results. It has no default: the
-    engine cannot know where the answers lie, so each caller says it."""
+    engine cannot know where the answers lie, so each caller says it.
+
+    ``policy`` evaluates a printed policy exactly (``AnswerSource.policy_cost``); ``shown``
+    is how many wrong entries a visible board lists (``None``: all)."""
     limits = limits or assignment.limits
     if not isinstance(isolation, Isolation):
         isolation = detect_isolation(isolation)
@@ -227,7 +238,7 @@ def grade_submission(
             return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
                               feedback=(why,))  # fmt: skip
         result = run_case(program, submission, case, assignment, limits, quote_output,
-                          isolation, hidden=hidden)  # fmt: skip
+                          isolation, hidden=hidden, policy=policy, shown=shown)  # fmt: skip
         with lock:
             timeouts += result.status == "timeout"
         return result

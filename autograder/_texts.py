@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 __all__ = [
+    "GENERIC_MISTAKES",
     "NOT_IMPLEMENTED",
     "NOT_YET",
     "OWN_BOARD_RIGHT",
@@ -17,7 +18,6 @@ __all__ = [
     "SHOWN_WRONG",
     "STDERR_HEADING",
     "crash_reason",
-    "GENERIC_MISTAKES",
     "exception_name",
     "listing",
     "output_limit",

@@ -3,19 +3,23 @@ student reads (and the lines only staff read)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import _texts
-from ._assignments import Limits
+from ._answers import PolicyCost, PolicyJudge
+from ._assignments import CREDIT_BY_SQUARE, Assignment, Limits, PolicyGrading
 from ._cases import TestCase
+from ._diagnose import diagnose, goal_value
+from ._formats import Printed
 from ._parse import OutputError, parse_output
 from ._results import TestResult, TestStatus
 from ._run import Run
-from ._score import mark
 
-__all__ = ["verdict"]
+__all__ = ["grade_output", "printed_policy", "verdict"]
 
 # Control characters other than tab, shown escaped: feedback read in a terminal must not run
 # a program's escape sequences.
@@ -45,6 +49,29 @@ def _failed_run(run: Run, stderr: list[str], limits: Limits) -> tuple[TestStatus
     return "crashed", reason
 
 
+def _policy_lines(cost: PolicyCost) -> list[str]:
+    if cost.problem:
+        return [f"policy: {cost.problem}"]
+    unit = "value" if cost.maximize else "turns"
+    if cost.cost is None:
+        where = f" (it can get caught on {cost.stuck})" if cost.stuck else ""
+        return [f"policy: your policy never reaches the goal{where}; the best needs "
+                f"{cost.best:.2f} {unit} from the start."]  # fmt: skip
+    needs = "is worth" if cost.maximize else "needs"
+    return [f"policy: your policy {needs} {cost.cost:.2f} {unit} from the start; "
+            f"the best {needs} {cost.best:.2f}."]  # fmt: skip
+
+
+def printed_policy(printed: Printed) -> dict[int, str]:
+    """The action printed on each square (action keys are ``"<square>:<what>"``)."""
+    policy = {}
+    for key, action in printed.actions.items():
+        square, _, _ = key.partition(":")
+        if square.isdigit():
+            policy[int(square)] = action
+    return policy
+
+
 def verdict(
     case: TestCase,
     run: Run,
@@ -52,9 +79,15 @@ def verdict(
     value_tolerance: float,
     folder: Path,
     quote_output: bool = True,
+    *,
+    policy: PolicyJudge | None = None,
+    policy_grading: PolicyGrading = CREDIT_BY_SQUARE,
+    shown: int | None = _texts.SHOWN_WRONG,
 ) -> TestResult:
     """The result of ``run``, the program's run on ``case`` in ``folder`` under ``limits``;
-    printed values count within ``value_tolerance``."""
+    printed values count within ``value_tolerance``. ``policy`` evaluates a printed policy
+    (the grading side's; none in a student's check), which ``policy_grading`` says how to
+    credit. ``shown``: wrong entries listed on a visible board (``None``: all)."""
     seconds = round(run.seconds, 3)
     stderr = _stderr_lines(run, folder)
     staff_stderr = tuple([_texts.STDERR_HEADING, *stderr]) if stderr else ()
@@ -66,9 +99,10 @@ def verdict(
         right: int = 0,
         total: int = 0,
         staff: tuple[str, ...] = staff_stderr,
+        **seen: Any,
     ) -> TestResult:
         return TestResult(case.name, case.title, score, case.points, case.visible, status,
-                          right, total, seconds, tuple(feedback), staff)  # fmt: skip
+                          right, total, seconds, tuple(feedback), staff, **seen)  # fmt: skip
 
     if run.status != "exited" or run.returncode != 0:
         failed, why = _failed_run(run, stderr, limits)
@@ -85,24 +119,63 @@ def verdict(
     except OutputError as err:
         why = _texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING
         return result("unreadable", [why])
-    marked = mark(printed, case.expected, value_tolerance)
-    score = round(case.points * marked.fraction, 4)
+    expected = case.expected
+    found = diagnose(printed, expected, value_tolerance)
+    marked = found.mark
+    wrong = marked.wrong
+    fraction, right = marked.fraction, marked.right
+    cost = policy(case, printed_policy(printed)) if policy is not None else None
+    if cost is not None and policy_grading.credit == "cost":
+        # The actions earn together what the policy's cost earns; an action entry is
+        # graded per square only where no exact cost is at hand (a student's check).
+        actions = sum(e.is_action for e in expected.entries(value_tolerance))
+        credit = 0.0 if cost.problem else policy_grading.credit_for(cost.gap)
+        wrong = tuple(w for w in wrong if w.truth is not None)
+        values_right = marked.total - actions - len(wrong)
+        fraction = (values_right + credit * actions) / marked.total if marked.total else 0.0
+        right = values_right + (actions if credit == 1.0 else 0)
+        marked = dataclasses.replace(marked, right=right, wrong=wrong)
+    score = round(case.points * fraction, 4)
     status: TestStatus = (
-        "passed" if marked.right == marked.total else "partial" if marked.right else "wrong"
+        "passed" if right == marked.total else "partial" if fraction > 0 else "wrong"
     )
-    feedback = [_texts.entries_right(marked.right, marked.total)]
+    feedback = [_texts.entries_right(right, marked.total)]
     if case.self_check is not None:
-        feedback.append(case.expected.format.self_check_line(case.self_check, printed.numbers))
+        feedback.append(expected.format.self_check_line(case.self_check, printed.numbers))
+    feedback += found.lines
+    if cost is not None:
+        feedback += _policy_lines(cost)
     feedback += [f"warning: {w}" for w in printed.warnings]
-    listing = marked.listing(quote)
+    goal = goal_value(expected)
+    listing = marked.listing(quote, shown if case.visible else _texts.SHOWN_WRONG, goal)
     if case.visible:
         feedback += listing
         staff: tuple[str, ...] = staff_stderr
     else:
-        labels = [w.label for w in marked.wrong]
+        labels = [w.label for w in marked.informative(goal)]
         if labels:
-            shown = labels[: _texts.SHOWN_WRONG]
-            feedback.append("wrong: " + ", ".join(shown) + (" ..." if labels != shown else ""))
+            shown_labels = labels[: _texts.SHOWN_WRONG]
+            more = " ..." if labels != shown_labels else ""
+            feedback.append("wrong: " + ", ".join(shown_labels) + more)
         staff = tuple(listing) + staff_stderr
-    return result(status, feedback, score=score, right=marked.right, total=marked.total,
-                  staff=staff)  # fmt: skip
+    convention = found.reading.name if found.reading is not None else ""
+    return result(status, feedback, score=score, right=right, total=marked.total, staff=staff,
+                  mistakes=found.mistakes, wrong=tuple(w.label for w in marked.wrong),
+                  convention=convention)  # fmt: skip
+
+
+def grade_output(
+    case: TestCase,
+    text: str,
+    assignment: Assignment,
+    *,
+    policy: PolicyJudge | None = None,
+    shown: int | None = _texts.SHOWN_WRONG,
+) -> TestResult:
+    """What the grader makes of ``text``, printed on ``case``'s board by a program that then
+    exited normally: the same verdict, without running anything (conformance checks and
+    tests grade answers written out this way)."""
+    run = Run("exited", 0, text.encode(), b"", 0.0)
+    return verdict(case, run, assignment.limits, assignment.value_tolerance, Path("."),
+                   policy=policy, policy_grading=assignment.policy_grading,
+                   shown=shown)  # fmt: skip

@@ -7,12 +7,14 @@ expected number comes from the reference solver.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from autograder import Answer, Expected, TestCase, UsageError, describe_board, output_format
 
+from ._catalogue import accepted_actions, sweep_trajectory, variations
 from ._draws import board_draws
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
@@ -22,30 +24,16 @@ __all__ = ["answer_key", "expected_answer", "hidden_boards", "own_board_case", "
 
 def expected_answer(problem: Problem, solution: Solution) -> Expected:
     """The answer, with every action whose expected cost is within the assignment's policy
-    tolerance of the best accepted on each printed square."""
+    tolerance of the best accepted on each printed square, the other readings the rules
+    accept, the entries not graded, the named mistakes that can be told apart on this board,
+    and the start value's course under value iteration (for "stopped too early")."""
     game = problem.game
     answer = game.answer(solution)
-    if answer.actions is None:
-        return Expected(answer)
-    model = solution.model
-    tolerance = problem.assignment.policy_tolerance
-    accepted = []
-    for state in range(len(answer.actions)):
-        if model.terminal[state]:
-            accepted.append(frozenset({"-"}))
-            continue
-        pairs = model.pairs_of(state)
-        q = solution.q_values[pairs]
-        best = q.max() if model.maximize else q.min()
-        names = model.action_names
-        accepted.append(
-            frozenset(
-                names[model.action_of_pair[p]]
-                for p, value in zip(pairs, q, strict=True)
-                if abs(value - best) <= tolerance + 1e-12
-            )
-        )
-    return Expected(answer, tuple(accepted))
+    plain = Expected(answer, accepted_actions(problem, solution, answer), ungraded=game.ungraded())
+    rules = problem.rules
+    readings, mistakes = variations(problem, solution, plain, rules.READINGS, rules.MISTAKES)
+    sweeps = sweep_trajectory(game, solution, problem.assignment.value_tolerance)
+    return dataclasses.replace(plain, readings=readings, mistakes=mistakes, sweeps=sweeps)
 
 
 def self_check_text(answer: Answer) -> str:

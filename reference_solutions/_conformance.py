@@ -9,8 +9,10 @@ check on every folder, and an instructor can run them on one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,14 +27,18 @@ from autograder import (
     Assignment,
     SubmissionResult,
     TestCase,
+    TestResult,
+    Variation,
     board_family,
     describe_board,
     grade_folder,
+    grade_output,
     load_assignment,
     load_manifest,
     make_variants,
     output_format,
     parse_output,
+    policy_judge,
     program_name,
     render,
     render_examples,
@@ -41,6 +47,7 @@ from autograder import (
 
 from ._answer_key import answer_key
 from ._params import params_to_json
+from ._policy import solved_board
 from ._problem import Problem, make_problem, solution_json
 from ._programs import programs_dir, reference_handout, reference_program
 from ._simulate import simulate
@@ -422,6 +429,162 @@ def _variants(c: Conformance) -> None:
         _expect(r.tests[0].title == title, f"{r.student} is graded on {r.tests[0].title}")
 
 
+def _printed(c: Conformance, case: TestCase, text: str, policy: bool = True) -> TestResult:
+    """What the grader makes of ``text`` printed by a program on ``case``'s board (the run
+    itself stands in: a program that printed it and exited)."""
+    judge = policy_judge(c.answers, c.assignment) if policy else None
+    return grade_output(case, text, c.assignment, policy=judge)
+
+
+def _same_answer(c: Conformance, case: TestCase, one: Variation, other: Variation) -> bool:
+    """Whether two mistakes print answers the grader cannot tell apart on this board."""
+    tolerance = c.assignment.value_tolerance
+    mine = case.expected.entries_of(one.answer, one.accepted, tolerance)
+    theirs = {e.key: e for e in case.expected.entries_of(other.answer, other.accepted, tolerance)}
+    for entry in mine:
+        twin = theirs.get(entry.key)
+        if twin is None:
+            return False
+        if entry.accepted is not None:
+            if not (entry.accepted & (twin.accepted or frozenset())):
+                return False
+        elif abs((entry.value or 0.0) - (twin.value or 0.0)) > entry.tolerance:
+            return False
+    return True
+
+
+def _mistakes_named(c: Conformance) -> None:
+    """Each catalogued mistake, printed, is named as that mistake (and only that one, or
+    one it cannot be told from on that board) on every board, hidden ones included, and
+    loses marks; no hidden board's feedback shows a value."""
+    cases = c.graded.cases
+    named = 0
+    for case in cases:
+        for mistake in case.expected.mistakes:
+            result = _printed(c, case, render(mistake.answer))
+            twins = {m.name for m in case.expected.mistakes if _same_answer(c, case, mistake, m)}
+            _expect(
+                mistake.name in result.mistakes and set(result.mistakes) <= twins,
+                f"{case.name}: {mistake.name} printed is named {list(result.mistakes)}",
+            )
+            _expect(result.status != "passed", f"{case.name}: {mistake.name} gets full marks")
+            said = [line for line in result.feedback if mistake.says in line]
+            _expect(said, f"{case.name}: the feedback does not say '{mistake.says}'")
+            if not case.visible:
+                shown = [
+                    line for line in result.feedback if re.search(r": printed .*, expected", line)
+                ]
+                _expect(not shown, f"{case.name}: hidden feedback shows values: {shown[:1]}")
+            named += 1
+    _expect(named, "the catalogue names no mistake on any board")
+
+
+def _readings_accepted(c: Conformance) -> None:
+    """The answer under every reading the rules accept scores full marks, and the feedback
+    says which reading it saw; every correct example is named as no mistake."""
+    for case in c.graded.cases:
+        for reading in case.expected.readings:
+            text = render(dataclasses.replace(reading.answer, actions=case.expected.answer.actions))
+            result = _printed(c, case, text)
+            _expect(
+                result.status == "passed" and result.convention == reading.name,
+                f"{case.name}: reading {reading.name} gets {result.status} "
+                f"({result.right} of {result.total}), convention {result.convention!r}",
+            )
+    for student, r in c.graded.results.items():
+        if student.startswith("correct_") or student in ("reference", "module_only"):
+            named = {m for t in r.tests for m in t.mistakes}
+            _expect(not named, f"{student} is told it made the mistakes {sorted(named)}")
+
+
+def _policy_costs(c: Conformance) -> None:
+    """Where a policy is printed: one that differs from the reference's only in exact ties
+    scores full marks and costs the optimum to 1e-9; one that can never reach the goal is
+    reported as such."""
+    if c.solved[0].game.answer(c.solved[1]).actions is None:
+        return
+    for case in c.graded.cases:
+        problem, solution = solved_board(c.name, case.board)
+        answer = case.expected.answer
+        assert answer.actions is not None
+        model = solution.model
+        first = getattr(problem.game, "first_square", 0)
+        tied = list(answer.actions)
+        for k in range(len(tied)):
+            state = k  # the action list's index k is state k in both families' models
+            if state < model.n_states and not model.terminal[state]:
+                tied[k] = sorted(solution.optimal_actions(state))[-1]
+        result = _printed(c, case, render(dataclasses.replace(answer, actions=tuple(tied))))
+        _expect(result.status == "passed", f"{case.name}: a tied policy gets {result.status}")
+        squares = {k + first: a for k, a in enumerate(tied)}
+        cost = c.answers.policy_cost(c.assignment, case, squares)
+        _expect(
+            cost is not None and cost.cost is not None and abs(cost.cost - cost.best) <= 1e-9,
+            f"{case.name}: a tied policy costs {cost}",
+        )
+        trap = _caught_policy(model, solution, first)
+        if trap is None:
+            continue
+        cost = c.answers.policy_cost(c.assignment, case, trap)
+        _expect(cost is not None and cost.cost is None, f"{case.name}: an endless policy: {cost}")
+        actions = tuple(trap.get(k + first, a) for k, a in enumerate(answer.actions))
+        result = _printed(c, case, render(dataclasses.replace(answer, actions=actions)))
+        _expect(
+            any("never reaches the goal" in line for line in result.feedback),
+            f"{case.name}: an endless policy is not reported: {result.feedback[:4]}",
+        )
+
+
+def _caught_policy(model, solution: Solution, first: int) -> dict[int, str] | None:
+    """A policy (square -> action) under which the start can end up never reaching the
+    goal, if the game has one: states that can stay among themselves forever, and a way
+    there from the start."""
+    live = [s for s in range(model.n_states) if not model.terminal[s]]
+    keep = set(live)
+    choice: dict[int, int] = {}
+    changed = True
+    while changed:  # the largest set of states that some action keeps within the set
+        changed = False
+        for s in sorted(keep):
+            pairs = [
+                p
+                for p in model.pairs_of(s)
+                if all(
+                    int(t) in keep
+                    for t in model.transitions.indices[
+                        model.transitions.indptr[p] : model.transitions.indptr[p + 1]
+                    ]
+                )
+            ]
+            if pairs:
+                choice[s] = pairs[0]
+            else:
+                keep.discard(s)
+                changed = True
+    if not keep:
+        return None
+    toward = {s: choice[s] for s in keep}
+    frontier = set(keep)
+    while True:  # states with an action that may lead into what is already caught
+        grown = False
+        for s in live:
+            if s in toward:
+                continue
+            for p in model.pairs_of(s):
+                lo, hi = model.transitions.indptr[p], model.transitions.indptr[p + 1]
+                if any(int(t) in frontier for t in model.transitions.indices[lo:hi]):
+                    toward[s] = p
+                    frontier.add(s)
+                    grown = True
+                    break
+        if not grown:
+            break
+    if model.start not in toward:
+        return None
+    names = model.action_names
+    return {s + first: names[model.action_of_pair[p]] for s, p in toward.items()}
+
+
 def _bundled_check(bundle: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-I", "-S", "check.py"],
@@ -445,4 +608,7 @@ CHECKS: dict[str, Callable[[Conformance], None]] = {
     "boards": _boards,
     "handout": _handout,
     "variants": _variants,
+    "mistakes-named": _mistakes_named,
+    "readings-accepted": _readings_accepted,
+    "policy-costs": _policy_costs,
 }

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from autograder import Assignment, TestCase, Variant
+from autograder import Assignment, PolicyCost, TestCase, Variant
 
 from ._answer_key import answer_key, own_board_case
+from ._policy import policy_cost
 from ._variants import student_variant
 
 __all__ = ["ReferenceAnswers"]
@@ -32,3 +33,8 @@ class ReferenceAnswers:
     def secret_paths(self) -> list[Path]:
         """This package: the solvers, the rules and the filled-in programs."""
         return [HERE]
+
+    def policy_cost(
+        self, assignment: Assignment, case: TestCase, actions: Mapping[int, str]
+    ) -> PolicyCost | None:
+        return policy_cost(assignment.name, case, actions)

@@ -44,13 +44,32 @@ MISTAKES = {
 }
 
 
+def readings(board: dict, right: list[float]) -> list[list[float]]:
+    """The right values under each reading the rules accept on jump squares: (a) as
+    computed, (b) a move that leaves the piece in place takes the jump, (c) the jump's
+    destination's value."""
+    goal, table = board["goal"], independent.goes_to(board["goal"], board["jumps"])
+    starts = [a for a, _ in board["jumps"]]
+    b, c = list(right), list(right)
+    for j in starts:
+        # Under (b) no move from j leaves the piece on j, so one backup of (a)'s values.
+        ends = [j + s if j + s <= goal else j for s in range(1, 7)]
+        b[j] = 1 + sum(right[table[e]] for e in ends) / 6
+        c[j] = right[table[j]]
+    return [right, b, c]
+
+
 def designed_score(mistake, cases) -> float:
     total = 0.0
     for case in cases:
-        right, wrong = classic_values(case.board), mistake(case.board)
+        wrong = mistake(case.board)
         goal = case.board["goal"]
-        # The start value (square 0) and squares 1..goal-1 are graded.
-        hits = sum(abs(round(wrong[i], 2) - right[i]) <= TOLERANCE + 1e-9 for i in range(goal))
+        # The start value (square 0) and squares 1..goal-1 are graded; a program is marked
+        # against the reading it follows best.
+        hits = max(
+            sum(abs(round(wrong[i], 2) - right[i]) <= TOLERANCE + 1e-9 for i in range(goal))
+            for right in readings(case.board, classic_values(case.board))
+        )
         total += case.points * hits / goal
     return total
 

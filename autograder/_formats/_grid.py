@@ -50,6 +50,17 @@ def labels(objective: Objective) -> tuple[str, str]:
 
 _ACTIONS = "Optimal action by position:"
 _NUMBER = r"\s*(\S+)\s*"
+# What a row of a table looks like, for the errors (an example, never the expected answer:
+# the same text on every board, so it is shown even where printed text is not quoted).
+_VALUE_ROW = "'  1: 39.60   2: 39.79 ...'"
+_VALUE_SHAPE = f"a row of the table reads like {_VALUE_ROW}"
+
+
+def _action_row(actions: Sequence[str] | None) -> str:
+    """A row of the action grid: aims (digits) or dice (names), as the assignment prints."""
+    if actions and all(a.isdigit() for a in actions[:-1]):
+        return "'  1:     3   2:     5 ...'"
+    return "'  1:  Blue   2:   Red ...'"
 
 
 class GridFormat(OutputFormat):
@@ -100,21 +111,31 @@ class GridFormat(OutputFormat):
         order = [s for row in board_rows(goal) for s in row]
         per_game, by_position = labels(answer.objective)
         line, m = reader.header(r"\s*" + per_game + ":" + _NUMBER, per_game + ": ...", 0)
-        numbers = {"start": read_number(m.group(1), line + 1, per_game.lower(), reader.quote)}
+        first_shape = f"the line reads like '{per_game}: 39.60'"
+        numbers = {
+            "start": read_number(m.group(1), line + 1, per_game.lower(), reader.quote, first_shape)
+        }
         actions: dict[str, str] = {}
-        at = line
+        # Each value table is found by its heading, anywhere after the first line: the
+        # tables may come in any order. They are then read in the order they are printed.
+        heads = []
         for tokens, _ in self._tables(answer):
             title = self._heading(by_position, tokens)
-            head, _ = reader.header(r"\s*" + title + r":\s*", title + ":", at)
-            grid, at = reader.grid(head, squares, title.lower(), order)
+            head, _ = reader.header(r"\s*" + title + r":\s*", title + ":", line)
+            heads.append((head, tokens, title))
+        end = line + 1
+        for head, tokens, title in sorted(heads, key=lambda h: h[0]):
+            grid, at = reader.grid(head, squares, title.lower(), order, _VALUE_ROW)
+            end = max(end, at)
             suffix = "" if tokens is None else f"@{tokens}"
             for square, (token, at_line) in grid.items():
                 numbers[f"{square}{suffix}"] = read_number(
-                    token, at_line, f"square {square}", reader.quote
+                    token, at_line, f"square {square}", reader.quote, _VALUE_SHAPE
                 )
         if self.prints_actions:
-            head, _ = reader.header(r"\s*" + _ACTIONS + r"\s*", _ACTIONS, at)
-            grid, at = reader.grid(head, squares, "optimal action by position", order)
+            head, _ = reader.header(r"\s*" + _ACTIONS + r"\s*", _ACTIONS, end)
+            shape = _action_row(answer.actions)
+            grid, _ = reader.grid(head, squares, "optimal action by position", order, shape)
             actions.update({f"{s}:action": token for s, (token, _) in grid.items()})
         return Printed(numbers, actions, reader.finish())
 

@@ -1,9 +1,12 @@
 """Reading a program's output line by line: what every print format's parser shares.
 
-Numbers are parsed, not compared as text (any form Python's ``float`` reads). Blank lines,
-trailing spaces, CRLF line ends and lines around the block are tolerated and reported as
-warnings; a block that is incomplete, repeated or unparsable raises :class:`OutputError`
-naming the line (docs/contracts.md, "Output formats").
+Numbers are parsed, not compared as text (any form Python's ``float`` reads: ``39.6``,
+``+39.60``, ``3.96e1``). Blank lines inside the answer (one warning per table, one for
+those between the tables), CRLF line ends and lines around the block are tolerated and
+reported as warnings; trailing spaces are tolerated silently (every grid row ends with one).
+A block that is incomplete, repeated or unparsable raises :class:`OutputError` naming the
+line, and a line that cannot be read is shown with the shape it should have
+(docs/contracts.md, "Output formats").
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["OutputError", "Printed", "Reader", "read_number", "read_square"]
+__all__ = ["OutputError", "Printed", "Reader", "not_a_row", "read_number", "read_square"]
 
 _ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
 # An entry's value takes the whole non-space run and never gives part of it back: with a
@@ -22,6 +25,9 @@ _ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
 # ``_ENTRY.finditer`` reads a value as the whole run anyway; the only lines no longer taken
 # for grid lines are ones it would have read only in part (e.g. "1:23 : 4").
 _GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*(?=(\S+))\1\s*)+")
+# A line that stops a table before it is complete and starts with a digit was meant as one of
+# its rows: it is named as such, with the shape a row has.
+_ROW_LIKE = re.compile(r"\s*\d")
 
 
 class OutputError(ValueError):
@@ -42,12 +48,24 @@ class Printed:
     warnings: tuple[str, ...]
 
 
-def read_number(token: str, line: int, what: str, quote: bool = True) -> float:
+def read_number(token: str, line: int, what: str, quote: bool = True, shape: str = "") -> float:
+    """``float(token)``, or an :class:`OutputError` naming ``line`` and ``what`` was read.
+    ``shape`` (e.g. "a row of the table reads like '...'") says what the line should look
+    like; it is the grader's own text, so it is shown even when ``quote`` is false."""
     try:
         return float(token)
     except ValueError:
         shown = f"{token[:40]!r}" if quote else "a word"
-        raise OutputError(line, f"{shown} is not a number ({what})") from None
+        tail = f"; {shape}" if shape else ""
+        raise OutputError(line, f"{shown} is not a number ({what}){tail}") from None
+
+
+def not_a_row(text: str, line: int, what: str, shape: str, quote: bool = True) -> OutputError:
+    """The error for ``text`` (line ``line``, 1-based), which should have been a row of a
+    table: ``shape`` is what a row reads like."""
+    shown = f"{text[:60]!r}" if quote else "the line"
+    said = f" ({what})" if what else ""
+    return OutputError(line, f"{shown} is not a row of the table{said}; a row reads like {shape}")
 
 
 def read_square(digits: str, line: int, not_on: str) -> int:
@@ -68,6 +86,8 @@ class Reader:
         self.lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
         self.used: set[int] = set()
         self.warnings: list[str] = []
+        # Blank lines inside a table, already warned about with their table.
+        self.blank: set[int] = set()
         if "\r\n" in text:
             self.warnings.append("the output has Windows (CRLF) line ends")
 
@@ -87,20 +107,27 @@ class Reader:
         return index, match
 
     def grid(
-        self, head: int, squares: range, what: str, order: list[int]
+        self, head: int, squares: range, what: str, order: list[int], shape: str = ""
     ) -> tuple[dict[int, tuple[str, int]], int]:
         """The ``square: entry`` lines after line ``head``: every square exactly once.
-        ``order`` is the board order the squares are printed in (a warning otherwise)."""
+        ``order`` is the board order the squares are printed in (a warning otherwise);
+        ``shape`` is what a row reads like (an example, quoted), for the errors."""
         found: dict[int, tuple[str, int]] = {}
         i = head + 1
         seen: list[int] = []
+        blank: int | None = None  # the first blank line since the heading or the last row
+        inside: list[int] = []  # blank lines followed by a row of this table
         while i < len(self.lines):
             line = self.lines[i]
-            if not line.strip():  # blank lines inside the block are tolerated
+            if not line.strip():  # blank lines inside the block are tolerated (a warning)
+                blank = i if blank is None else blank
                 i += 1
                 continue
             if not _GRID_LINE.fullmatch(line):
                 break
+            if blank is not None:
+                inside += range(blank, i)
+                blank = None
             self.used.add(i)
             for m in _ENTRY.finditer(line):
                 square = read_square(m.group(1), i + 1, f"on this board ({what})")
@@ -116,18 +143,31 @@ class Reader:
             i += 1
         missing = [s for s in squares if s not in found]
         if missing:
+            if shape and i < len(self.lines) and _ROW_LIKE.match(self.lines[i]):
+                raise not_a_row(self.lines[i], i + 1, what, shape, self.quote)
+            hint = f"; a row reads like {shape}" if shape else ""
             shown = ", ".join(map(str, missing[:8])) + (" ..." if len(missing) > 8 else "")
             where = f"the table after line {head + 1}"
             if not found:
-                raise OutputError(head + 2, f"{where} is missing ({what})")
+                raise OutputError(head + 2, f"{where} is missing ({what}){hint}")
             raise OutputError(
                 i + 1 if i < len(self.lines) else i,
                 f"{where} has no entry for "
-                f"square{'s' if len(missing) > 1 else ''} {shown} ({what})",
+                f"square{'s' if len(missing) > 1 else ''} {shown} ({what}){hint}",
             )
+        self.blank_lines(inside, head)
         if seen != order:
             self.warnings.append(f"{what}: squares are not printed in board order")
         return found, i
+
+    def blank_lines(self, lines: list[int], head: int) -> None:
+        """One warning for the blank ``lines`` (0-based) inside the table after ``head``."""
+        if lines:
+            self.blank.update(lines)
+            self.warnings.append(
+                f"{_blank(len(lines))} inside the answer "
+                f"(line {lines[0] + 1}, in the table after line {head + 1})"
+            )
 
     def finish(self) -> tuple[str, ...]:
         first, last = min(self.used), max(self.used)
@@ -141,4 +181,13 @@ class Reader:
                     f"ignored {len(lines)} line{'s' if len(lines) > 1 else ''} {where} the "
                     f"answer (line {lines[0] + 1}{text})"
                 )
+        blank = [i for i in range(first, last) if not self.lines[i].strip() and i not in self.blank]
+        if blank:
+            self.warnings.append(
+                f"{_blank(len(blank))} inside the answer (line {blank[0] + 1}, outside the tables)"
+            )
         return tuple(self.warnings)
+
+
+def _blank(count: int) -> str:
+    return f"{count} blank line{'s' if count > 1 else ''}"

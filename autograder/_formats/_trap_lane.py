@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from .._answer import Answer, Entry
-from ._reading import OutputError, Printed, Reader, read_number, read_square
+from ._reading import OutputError, Printed, Reader, not_a_row, read_number, read_square
 from ._registry import ModuleEntry, OutputFormat, register_format
 
 __all__ = ["TrapLaneFormat"]
@@ -16,6 +16,14 @@ SQUARES = 14  # the squares printed: 1..14 (15 is the goal)
 _ROW = re.compile(r"\s*(\d+)\s+(\S+)\s+(\S+)\s*")
 _HEADER = "Expected cost from square 1"
 _COLUMNS = "square expected dice"
+# A line that stops the table before square 14 and starts with a digit was meant as a row.
+_ROW_LIKE = re.compile(r"\s*\d")
+
+
+def _row_shape(square: int) -> str:
+    """What the row of ``square`` looks like, for the errors (an example value and die, the
+    same on every board: never the expected answer)."""
+    return f"'{square:2d} {6.6674:8.4f} 3' (square, expected cost, die)"
 
 
 class TrapLaneFormat(OutputFormat):
@@ -40,18 +48,28 @@ class TrapLaneFormat(OutputFormat):
         numbers: dict[str, float] = {}
         actions: dict[str, str] = {}
         line, m = reader.header(rf"\s*{_HEADER}:\s*(\S+)\s*", f"{_HEADER}: ...", 0)
-        numbers["start"] = read_number(m.group(1), line + 1, _HEADER.lower(), reader.quote)
+        first_shape = f"the line reads like '{_HEADER}: 6.67'"
+        numbers["start"] = read_number(
+            m.group(1), line + 1, _HEADER.lower(), reader.quote, first_shape
+        )
         head, _ = reader.header(r"(?i)\s*square\s+expected\s+dice\s*", _COLUMNS, line)
         rows: dict[int, int] = {}
         i = head + 1
+        blank: int | None = None  # the first blank line since the heading or the last row
+        inside: list[int] = []  # blank lines followed by a row
         while i < len(reader.lines) and len(rows) < SQUARES:
             row = reader.lines[i]
             i += 1
             if not row.strip():
+                blank = i - 1 if blank is None else blank
                 continue
             cells = _ROW.fullmatch(row)
             if not cells:
+                i -= 1  # the line that ends the table
                 break
+            if blank is not None:
+                inside += range(blank, i - 1)
+                blank = None
             reader.used.add(i - 1)
             square = read_square(cells.group(1), i, f"one of 1..{SQUARES}")
             if not 1 <= square <= SQUARES:
@@ -60,8 +78,14 @@ class TrapLaneFormat(OutputFormat):
                 first = rows[square]
                 raise OutputError(i, f"square {square} appears twice (first on line {first})")
             rows[square] = i
-            numbers[str(square)] = read_number(cells.group(2), i, f"square {square}", reader.quote)
+            shape = f"a row of the table reads like {_row_shape(square)}"
+            numbers[str(square)] = read_number(
+                cells.group(2), i, f"square {square}", reader.quote, shape
+            )
             actions[f"{square}:die"] = cells.group(3)
+        missing = [s for s in range(1, SQUARES + 1) if s not in rows]
+        if missing and i < len(reader.lines) and _ROW_LIKE.match(reader.lines[i]):
+            raise not_a_row(reader.lines[i], i + 1, "", _row_shape(missing[0]), reader.quote)
         # A row printed again just after the table is a repeated block, as in the grids;
         # anything else there (a 15th square, chatter) is only an ignored line.
         while i < len(reader.lines) and not reader.lines[i].strip():
@@ -72,14 +96,14 @@ class TrapLaneFormat(OutputFormat):
             raise OutputError(
                 i + 1, f"square {square} appears twice (first on line {rows[square]})"
             )
-        missing = [s for s in range(1, SQUARES + 1) if s not in rows]
         if missing:
             raise OutputError(
                 head + 1,
                 f"the table after line {head + 1} has no row for "
                 f"square{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(map(str, missing))}",
+                f"{', '.join(map(str, missing))}; a row reads like {_row_shape(missing[0])}",
             )
+        reader.blank_lines(inside, head)
         return Printed(numbers, actions, reader.finish())
 
     def entries(
@@ -91,7 +115,7 @@ class TrapLaneFormat(OutputFormat):
         """The first value, then each square's value and die."""
         assert accepted is not None
         start_tol, tol = self.tolerances(value_tolerance)
-        out = [Entry("start", "expected turns per game", answer.start_value, tolerance=start_tol)]
+        out = [Entry("start", _HEADER.lower(), answer.start_value, tolerance=start_tol)]
         out += [
             Entry(str(s), f"square {s}", float(v), tolerance=tol)
             for s, v in enumerate(answer.values, 1)

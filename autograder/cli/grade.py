@@ -57,7 +57,8 @@ def grade_text(
     head = f"graded {batch.graded_now} submissions" + (
         f" ({resumed} already graded before --resume)" if resumed else ""
     )
-    where = f"results in {target}: grades.csv, feedback/, results.jsonl, histogram.txt"
+    files = ["grades.csv", "feedback/", "results.jsonl", "histogram.txt", "mistakes.csv"]
+    where = f"results in {target}: {', '.join(files)}"
     return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"
 
 

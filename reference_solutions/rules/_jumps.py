@@ -7,35 +7,93 @@ the boosted games. So classic's state ``i`` is square ``i`` and its goal is stat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from autograder import Answer, GoalUnreachable, JumpBoard, Objective, UsageError
 
+from .._catalogue import RuleVariant, changed_answer, changed_game, changed_params, changed_rules
 from .._model import Model, build_model
 from .._params import Overshoot
 from .._solver import Solution
 
+if TYPE_CHECKING:
+    from .._problem import Problem
 
-def landing(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np.ndarray):
-    """Where a move of ``move`` from ``square`` leaves the piece: the overshoot rule, then the
-    jump of the square the move ends on, if that is another square. A piece that does not
-    move (a ``stay`` overshoot, a move of 0) takes no jump (docs/rules.md, "Jumps")."""
+
+@dataclass(frozen=True)
+class JumpChanges:
+    """Rules other than the assignment's, for the catalogue of readings and mistakes
+    (``reference_solutions._catalogue``); the defaults are the rules as written.
+
+    ``jump_in_place``: a move that leaves the piece where it stands takes that square's jump
+    (reading (b) of a jump square's value). ``jump_turns``: extra turns a jump costs.
+    ``first_face``: the spinner shows ``first_face .. first_face + faces - 1``.
+    ``boost_overshoot``: the overshoot rule of a boosted move, if not the game's.
+    ``boost_jumps``: a boosted move takes the jump where it ends.
+    """
+
+    jump_in_place: bool = False
+    jump_turns: int = 0
+    first_face: int = 1
+    boost_overshoot: Overshoot | None = None
+    boost_jumps: bool = True
+
+
+RULES_AS_WRITTEN = JumpChanges()
+
+
+def moved_to(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np.ndarray):
+    """Where a move of ``move`` from ``square`` ends, by the overshoot rule, before a jump."""
     goal = board.goal
     target = square + move
     past = target > goal
     if overshoot.rule == "stay":
-        target = np.where(past, square, target)
-    elif overshoot.rule == "win":
-        target = np.where(past, goal, target)
-    elif overshoot.rule == "bounce":
-        target = np.where(past, 2 * goal - target, target)
-    else:
-        target = np.where(past, overshoot.square, target)
+        return np.where(past, square, target)
+    if overshoot.rule == "win":
+        return np.where(past, goal, target)
+    if overshoot.rule == "bounce":
+        return np.where(past, 2 * goal - target, target)
+    return np.where(past, overshoot.square, target)
+
+
+def landing(
+    board: JumpBoard,
+    overshoot: Overshoot,
+    square: np.ndarray,
+    move: np.ndarray,
+    changes: JumpChanges = RULES_AS_WRITTEN,
+    *,
+    jumps: bool = True,
+):
+    """Where a move of ``move`` from ``square`` leaves the piece: the overshoot rule, then the
+    jump of the square the move ends on, if that is another square. A piece that does not
+    move (a ``stay`` overshoot, a move of 0) takes no jump (docs/rules.md, "Jumps")."""
+    target = moved_to(board, overshoot, square, move)
+    if not jumps:
+        return target
+    if changes.jump_in_place:
+        return board.goes_to[target]
     return np.where(target == square, target, board.goes_to[target])
+
+
+def turn_cost(
+    board: JumpBoard,
+    overshoot: Overshoot,
+    square: np.ndarray,
+    move: np.ndarray,
+    changes: JumpChanges,
+) -> np.ndarray | float:
+    """The turns a move costs: 1, and ``changes.jump_turns`` more when it takes a jump."""
+    if not changes.jump_turns:
+        return 1.0
+    target = moved_to(board, overshoot, square, move)
+    took = landing(board, overshoot, square, move, changes) != target
+    return 1.0 + changes.jump_turns * took
 
 
 def check_jump_params(board: JumpBoard, overshoot: Overshoot, longest_move: int) -> None:
@@ -59,6 +117,17 @@ class JumpGame:
     layers: int = 1
     faces: int = 0
     objective: Objective = "turns"
+
+    @property
+    def steps_per_sweep(self) -> int:
+        """Model steps per sweep over the squares: a boosted turn is a spin, then a choice."""
+        return 2 if self.faces else 1
+
+    def ungraded(self) -> frozenset[str]:
+        """Entries no game can observe: the action on a jump square, where no piece rests."""
+        if self.output != "values-actions":
+            return frozenset()
+        return frozenset(f"{start}:action" for start, _ in self.board.jumps)
 
     @property
     def goal_state(self) -> int:
@@ -123,6 +192,7 @@ def choice_game(
     objective: Objective = "turns",
     discount: float = 1.0,
     reward: float = 0.0,
+    changes: JumpChanges = RULES_AS_WRITTEN,
 ) -> JumpGame:
     """Each turn the player picks an action; action ``(name, moves, probs)`` moves ``moves[j]``
     squares with probability ``probs[j]``. Classic is the case of a single action.
@@ -130,6 +200,7 @@ def choice_game(
     With ``drop_motionless`` an action whose every outcome leaves the piece where it stands
     is not legal on that square (efron's rule for a die that cannot move the piece).
     """
+    discounted = objective == "discounted"
     n = board.goal
     check_jump_params(board, overshoot, max(max(m) for _, m, _ in actions))
     squares = np.arange(n)
@@ -138,9 +209,12 @@ def choice_game(
     o_pair: list[np.ndarray] = []
     o_state: list[np.ndarray] = []
     o_prob: list[np.ndarray] = []
+    o_cost: list[np.ndarray] = []
     for a, (_, moves, probs) in enumerate(actions):
         moves_ = np.asarray(moves, dtype=np.int64)
-        dest = landing(board, overshoot, squares[:, None], moves_[None, :])
+        dest = landing(board, overshoot, squares[:, None], moves_[None, :], changes)
+        cost = turn_cost(board, overshoot, squares[:, None], moves_[None, :], changes)
+        cost = np.broadcast_to(0.0 if discounted else cost, dest.shape)
         legal = ~np.all(dest == squares[:, None], axis=1) if drop_motionless else np.ones(n, bool)
         first_pair = sum(len(s) for s in pair_state)
         states = squares[legal]
@@ -150,12 +224,12 @@ def choice_game(
         o_pair.append(np.repeat(ids, moves_.size))
         o_state.append(dest[legal].ravel())
         o_prob.append(np.tile(np.asarray(probs, dtype=float), states.size))
+        o_cost.append(cost[legal].ravel())
     states = np.concatenate(pair_state)
     stuck = np.setdiff1d(squares, states)
     if stuck.size:
         shown = ", ".join(map(str, stuck[:8]))
         raise GoalUnreachable("", f"no action can move the piece from square {shown}")
-    discounted = objective == "discounted"
     terminal_value = np.zeros(n + 1)
     terminal_value[n] = reward if discounted else 0.0
     model = build_model(
@@ -165,7 +239,7 @@ def choice_game(
         outcome_pair=np.concatenate(o_pair),
         outcome_state=np.concatenate(o_state),
         outcome_prob=np.concatenate(o_prob),
-        outcome_cost=0.0 if discounted else 1.0,
+        outcome_cost=np.concatenate(o_cost),
         terminal_value=terminal_value,
         action_names=tuple(name for name, _, _ in actions),
         label=lambda s: f"square {s}",
@@ -176,23 +250,32 @@ def choice_game(
 
 
 def boost_game(
-    board: JumpBoard, overshoot: Overshoot, faces: int, tokens: int | None, output: str
+    board: JumpBoard,
+    overshoot: Overshoot,
+    faces: int,
+    tokens: int | None,
+    output: str,
+    changes: JumpChanges = RULES_AS_WRITTEN,
 ) -> JumpGame:
     """Spin ``1..faces``, then move the spin or one more. ``tokens=None``: boosts are free;
     otherwise each boost spends a token and the state carries the tokens left."""
     n, f = board.goal, faces
-    check_jump_params(board, overshoot, f + 1)
+    check_jump_params(board, overshoot, f + changes.first_face)
     layers = 1 if tokens is None else tokens + 1
     goal = layers * n
-    spins = np.arange(1, f + 1)
+    spins = np.arange(changes.first_face, f + changes.first_face)
 
     def state(layer: np.ndarray, square: np.ndarray) -> np.ndarray:
         return np.where(square == n, goal, layer * n + square)
 
     layer, square = np.divmod(np.arange(layers * n), n)  # every pre-spin state, in order
     after_spin = goal + 1 + (layer * n + square)[:, None] * f + (spins - 1)[None, :]
-    plain = landing(board, overshoot, square[:, None], spins[None, :])
-    boosted = landing(board, overshoot, square[:, None], spins[None, :] + 1)
+    at, spun = square[:, None], spins[None, :]
+    plain = landing(board, overshoot, at, spun, changes)
+    boost_rule = changes.boost_overshoot or overshoot
+    boosted = landing(board, boost_rule, at, spun + 1, changes, jumps=changes.boost_jumps)
+    plain_cost = turn_cost(board, overshoot, at, spun, changes) - 1.0
+    boost_cost = turn_cost(board, boost_rule, at, spun + 1, changes) - 1.0
     can_boost = np.ones_like(layer, bool) if tokens is None else layer >= 1
     boost_layer = layer if tokens is None else layer - 1
 
@@ -205,7 +288,7 @@ def boost_game(
     pair_state = np.concatenate((np.arange(n_pre), after_spin.ravel(), boost_from))
     pair_action = np.concatenate(
         (np.zeros(n_pre, np.int64), np.tile(spins, n_pre), np.tile(spins + 1, int(can_boost.sum())))
-    )
+    )  # action k moves k squares (under a changed spinner the names mean nothing)
     outcome_pair = np.concatenate((np.repeat(spin_pairs, f), plain_pairs, boost_pairs))
     outcome_state = np.concatenate(
         (
@@ -215,7 +298,14 @@ def boost_game(
         )
     )
     outcome_prob = np.concatenate((np.full(n_pre * f, 1.0 / f), np.ones(n_post + boost_from.size)))
-    outcome_cost = np.concatenate((np.ones(n_pre * f), np.zeros(n_post + boost_from.size)))
+    # The spin costs the turn; a jump's extra turns (a mistake's rules) fall on the move.
+    outcome_cost = np.concatenate(
+        (
+            np.ones(n_pre * f),
+            np.broadcast_to(plain_cost, plain.shape).ravel(),
+            np.broadcast_to(boost_cost, boosted.shape)[can_boost].ravel(),
+        )
+    )
 
     def label(s: int) -> str:
         if s >= goal:
@@ -240,3 +330,120 @@ def boost_game(
         label=label,
     )
     return JumpGame(output, board, model, layers=layers, faces=f)
+
+
+# --- readings and mistakes (reference_solutions._catalogue) -------------------------------
+
+RuleChanges = JumpChanges
+
+
+def jump_board(problem: Problem) -> JumpBoard:
+    """The problem's board, which a jump game's problem always has."""
+    board = problem.board
+    assert isinstance(board, JumpBoard)
+    return board
+
+
+def _destination_values(problem: Problem, solution: Solution, answer: Answer) -> Answer | None:
+    """Reading (c): a jump square's value is its destination's."""
+    goes_to = jump_board(problem).goes_to
+
+    def moved(values: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(values[int(goes_to[i])] for i in range(len(values)))
+
+    values = answer.values
+    if answer.output == "token-values":
+        return dataclasses.replace(answer, values=tuple(moved(layer) for layer in values))
+    return dataclasses.replace(answer, values=moved(values))
+
+
+def _on_board(change: Callable[[JumpBoard], JumpBoard]) -> Callable[[Problem], Any]:
+    def build(problem: Problem) -> Any:
+        board = change(jump_board(problem))
+        return None if board == problem.board else problem.rules.build(board, problem.params)
+
+    return build
+
+
+JUMP_READINGS = (
+    RuleVariant(
+        "jump-in-place",
+        "on a jump square, a move that leaves the piece there takes the jump (reading (b))",
+        changed_rules(jump_in_place=True),
+    ),
+    RuleVariant(
+        "jump-destination",
+        "a jump square shows the value of the jump's destination (reading (c))",
+        changed_answer(_destination_values),
+    ),
+)
+
+_EXACT = "the overshoot rule: a move that would pass the goal leaves the piece where it stands"
+_JUMPS = "the jump rule: a move that ends on a chute or ladder follows it, within the same turn"
+
+OVERSHOOT_WINS = RuleVariant(
+    "overshoot-wins", "a move past the goal wins", changed_params(overshoot=Overshoot("win")),
+    reread=_EXACT,
+)  # fmt: skip
+OVERSHOOT_BOUNCES = RuleVariant(
+    "overshoot-bounces",
+    "a move past the goal bounces back from it",
+    changed_params(overshoot=Overshoot("bounce")),
+    reread=_EXACT,
+)
+JUMPS_IGNORED = RuleVariant(
+    "jumps-ignored",
+    "chutes and ladders are never followed",
+    changed_game(_on_board(lambda b: JumpBoard(b.goal, (), b.name))),
+    reread=_JUMPS,
+)
+CHUTES_IGNORED = RuleVariant(
+    "chutes-ignored",
+    "chutes are never followed (ladders are)",
+    changed_game(_on_board(lambda b: JumpBoard(b.goal, b.ladders, b.name))),
+    reread=_JUMPS,
+)
+LADDERS_IGNORED = RuleVariant(
+    "ladders-ignored",
+    "ladders are never followed (chutes are)",
+    changed_game(_on_board(lambda b: JumpBoard(b.goal, b.chutes, b.name))),
+    reread=_JUMPS,
+)
+JUMP_EXTRA_TURN = RuleVariant(
+    "jump-extra-turn",
+    "following a chute or ladder costs an extra turn",
+    changed_rules(jump_turns=1),
+    reread=_JUMPS,
+)
+
+
+def _one_short(problem: Problem) -> Any:
+    faces = problem.params.faces
+    if faces < 2:
+        return None
+    return problem.rules.build(problem.board, dataclasses.replace(problem.params, faces=faces - 1))
+
+
+SPINNER_ONE_SHORT = RuleVariant(
+    "spinner-one-short",
+    lambda p: f"the spinner shows 1..{p.params.faces - 1} (range(1, faces) stops one short)",
+    changed_game(_one_short),
+    reread="the spinner: it shows 1..faces, each equally likely",
+)
+SPINNER_FROM_ZERO = RuleVariant(
+    "spinner-from-zero",
+    lambda p: f"the spinner shows 0..{p.params.faces - 1}",
+    changed_rules(first_face=0),
+    reread="the spinner: it shows 1..faces, each equally likely",
+)
+# What every spinner game (classic, boosted, token-boosted) can get wrong.
+SPINNER_MISTAKES = (
+    OVERSHOOT_WINS,
+    OVERSHOOT_BOUNCES,
+    JUMPS_IGNORED,
+    CHUTES_IGNORED,
+    LADDERS_IGNORED,
+    JUMP_EXTRA_TURN,
+    SPINNER_ONE_SHORT,
+    SPINNER_FROM_ZERO,
+)

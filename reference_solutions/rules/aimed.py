@@ -7,8 +7,19 @@ from dataclasses import dataclass
 
 from autograder import JumpBoard, Objective
 
+from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
-from ._jumps import JumpGame, choice_game
+from ._jumps import (
+    JUMP_EXTRA_TURN,
+    JUMP_READINGS,
+    JUMPS_IGNORED,
+    OVERSHOOT_BOUNCES,
+    OVERSHOOT_WINS,
+    RULES_AS_WRITTEN,
+    JumpGame,
+    RuleChanges,
+    choice_game,
+)
 
 OUTPUT = "values-actions"
 
@@ -33,7 +44,7 @@ class Params:
     reward: float = param(100.0, number(0.0, 1e9), "discounted objective: value of the goal")
 
 
-def build(board: JumpBoard, params: Params) -> JumpGame:
+def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:
     aims = [(str(k), (k - 1, k, k + 1), params.noise) for k in range(1, params.faces + 1)]
     return choice_game(
         board,
@@ -43,4 +54,21 @@ def build(board: JumpBoard, params: Params) -> JumpGame:
         objective=params.objective,
         discount=params.discount,
         reward=params.reward,
+        changes=changes,
     )
+
+
+READINGS = JUMP_READINGS
+MISTAKES = (
+    OVERSHOOT_WINS,
+    OVERSHOOT_BOUNCES,
+    JUMPS_IGNORED,
+    JUMP_EXTRA_TURN,
+    RuleVariant(
+        "noise-ignored",
+        "the piece always moves exactly the aim",
+        changed_params(noise=(0.0, 1.0, 0.0)),
+        reread="the noise: an aim k moves k-1, k or k+1 with probabilities 1/4, 1/2, 1/4",
+    ),
+    *COMMON_MISTAKES,
+)

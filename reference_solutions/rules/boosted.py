@@ -4,11 +4,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autograder import JumpBoard
 
+from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_game, changed_rules
 from .._params import Overshoot, integer, overshoot, param
-from ._jumps import JumpGame, boost_game
+from ._jumps import (
+    JUMP_READINGS,
+    RULES_AS_WRITTEN,
+    SPINNER_MISTAKES,
+    JumpGame,
+    RuleChanges,
+    boost_game,
+    choice_game,
+    jump_board,
+)
+
+if TYPE_CHECKING:
+    from .._problem import Problem
 
 OUTPUT = "values"
 
@@ -21,5 +35,41 @@ class Params:
     )
 
 
-def build(board: JumpBoard, params: Params) -> JumpGame:
-    return boost_game(board, params.overshoot, params.faces, None, OUTPUT)
+def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:
+    return boost_game(board, params.overshoot, params.faces, None, OUTPUT, changes)
+
+
+def _before_spin(problem: Problem) -> JumpGame:
+    """The choice of ``s`` or ``s + 1`` made before the spin: two fixed moves to pick from."""
+    f, p = problem.params.faces, [1.0 / problem.params.faces] * problem.params.faces
+    moves = [("spin", range(1, f + 1), p), ("boost", range(2, f + 2), p)]
+    return choice_game(jump_board(problem), problem.params.overshoot, moves, output=OUTPUT)
+
+
+_BOOST = "the boost: the player sees the spin s, then moves s or s + 1 by the same rules"
+BOOST_MISTAKES = (
+    RuleVariant(
+        "boost-past-goal-wins",
+        "a boosted move past the goal wins",
+        changed_rules(boost_overshoot=Overshoot("win")),
+        reread=_BOOST + " (exact count included)",
+    ),
+    RuleVariant(
+        "boost-skips-jumps",
+        "a boosted move does not follow the chute or ladder it ends on",
+        changed_rules(boost_jumps=False),
+        reread=_BOOST + " (a chute or ladder where it ends included)",
+    ),
+)
+READINGS = JUMP_READINGS
+MISTAKES = (
+    *SPINNER_MISTAKES,
+    *BOOST_MISTAKES,
+    RuleVariant(
+        "boost-before-spin",
+        "the player chooses to boost before spinning",
+        changed_game(_before_spin),
+        reread=_BOOST + ": the choice comes after the spin is seen",
+    ),
+    *COMMON_MISTAKES,
+)

@@ -6,8 +6,16 @@ from dataclasses import dataclass
 
 from autograder import JumpBoard
 
+from .._catalogue import COMMON_MISTAKES
 from .._params import Overshoot, integer, overshoot, param
-from ._jumps import JumpGame, choice_game
+from ._jumps import (
+    JUMP_READINGS,
+    RULES_AS_WRITTEN,
+    SPINNER_MISTAKES,
+    JumpGame,
+    RuleChanges,
+    choice_game,
+)
 
 OUTPUT = "values"
 
@@ -20,6 +28,11 @@ class Params:
     )
 
 
-def build(board: JumpBoard, params: Params) -> JumpGame:
-    spin = ("spin", range(1, params.faces + 1), [1.0 / params.faces] * params.faces)
-    return choice_game(board, params.overshoot, [spin], output=OUTPUT)
+def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:
+    first = changes.first_face
+    spin = ("spin", range(first, first + params.faces), [1.0 / params.faces] * params.faces)
+    return choice_game(board, params.overshoot, [spin], output=OUTPUT, changes=changes)
+
+
+READINGS = JUMP_READINGS
+MISTAKES = (*SPINNER_MISTAKES, *COMMON_MISTAKES)

@@ -6,8 +6,17 @@ from dataclasses import dataclass
 
 from autograder import JumpBoard
 
+from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
 from .._params import Overshoot, dice_set, overshoot, param
-from ._jumps import JumpGame, choice_game
+from ._jumps import (
+    JUMP_EXTRA_TURN,
+    JUMP_READINGS,
+    JUMPS_IGNORED,
+    RULES_AS_WRITTEN,
+    JumpGame,
+    RuleChanges,
+    choice_game,
+)
 
 OUTPUT = "values-actions"
 
@@ -29,6 +38,31 @@ class Params:
     )
 
 
-def build(board: JumpBoard, params: Params) -> JumpGame:
+def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:
     dice = [(name, faces, [1.0 / len(faces)] * len(faces)) for name, faces in params.dice]
-    return choice_game(board, params.overshoot, dice, output=OUTPUT, drop_motionless=True)
+    return choice_game(
+        board, params.overshoot, dice, output=OUTPUT, drop_motionless=True, changes=changes
+    )
+
+
+# A 0 face dropped: the die rolls its other faces only (Black: always 4).
+_NO_ZEROS = tuple((name, tuple(f for f in faces if f) or faces) for name, faces in EFRON_DICE)
+
+READINGS = JUMP_READINGS
+MISTAKES = (
+    RuleVariant(
+        "overshoot-stays",
+        "a roll past the goal leaves the piece where it stands",
+        changed_params(overshoot=Overshoot("stay")),
+        reread="efron's overshoot rule: reaching or passing the goal wins",
+    ),
+    JUMPS_IGNORED,
+    JUMP_EXTRA_TURN,
+    RuleVariant(
+        "zero-face-skipped",
+        "a 0 face is rolled again (Black always moves 4)",
+        changed_params(dice=_NO_ZEROS),
+        reread="the dice: Black's two 0 faces leave the piece where it is, and the turn is spent",
+    ),
+    *COMMON_MISTAKES,
+)

@@ -3,12 +3,29 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from autograder import JumpBoard
+from autograder import Answer, JumpBoard
 
+from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_answer, changed_game
 from .._params import Overshoot, integer, overshoot, param
-from ._jumps import JumpGame, boost_game
+from ._jumps import (
+    JUMP_READINGS,
+    RULES_AS_WRITTEN,
+    SPINNER_MISTAKES,
+    JumpGame,
+    RuleChanges,
+    boost_game,
+    jump_board,
+)
+from .boosted import BOOST_MISTAKES
+
+if TYPE_CHECKING:
+    from .._problem import Problem
+    from .._solver import Solution
 
 OUTPUT = "token-values"
 
@@ -22,5 +39,58 @@ class Params:
     tokens: int = param(3, integer(0, 1_000), "tokens at the start; each +1 move spends one")
 
 
-def build(board: JumpBoard, params: Params) -> JumpGame:
-    return boost_game(board, params.overshoot, params.faces, params.tokens, OUTPUT)
+def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:
+    return boost_game(board, params.overshoot, params.faces, params.tokens, OUTPUT, changes)
+
+
+class _EveryTable:
+    """A game whose one value table is printed under every token heading."""
+
+    def __init__(self, game: JumpGame, tables: int) -> None:
+        self.game, self.model, self.tables = game, game.model, tables
+
+    def answer(self, solution: Solution) -> Answer:
+        one = self.game.answer(solution)
+        return Answer(OUTPUT, one.start_value, (one.values,) * self.tables)
+
+
+def _same_tables(tokens: int | None) -> Callable[[Problem], _EveryTable]:
+    def build(problem: Problem) -> _EveryTable:
+        params = problem.params
+        game = boost_game(jump_board(problem), params.overshoot, params.faces, tokens, "values")
+        return _EveryTable(game, params.tokens + 1)
+
+    return build
+
+
+def _reversed(problem: Problem, solution: Solution, answer: Answer) -> Answer | None:
+    if problem.params.tokens < 1:
+        return None
+    return dataclasses.replace(answer, values=answer.values[::-1])
+
+
+_TOKENS = "the tokens: each boost spends one, and with none left the game is classic"
+READINGS = JUMP_READINGS
+MISTAKES = (
+    *SPINNER_MISTAKES,
+    *BOOST_MISTAKES,
+    RuleVariant(
+        "tokens-never-spent",
+        "a boost is never taken (every table is the classic game)",
+        changed_game(_same_tables(0)),
+        reread=_TOKENS,
+    ),
+    RuleVariant(
+        "tokens-unlimited",
+        "boosts never spend a token (every table is the boosted game)",
+        changed_game(_same_tables(None)),
+        reread=_TOKENS,
+    ),
+    RuleVariant(
+        "tables-reversed",
+        "the table headed T tokens holds the values for the other end of the count",
+        changed_answer(_reversed),
+        reread="the output: each table's heading names the tokens left for its values",
+    ),
+    *COMMON_MISTAKES,
+)

@@ -7,16 +7,28 @@ to scale. Square ``q`` is state ``q - 1``; the goal, square 15, is the terminal 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, TrapLayout
+from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, Expected, TrapLayout
 
+from .._catalogue import (
+    COMMON_MISTAKES,
+    Make,
+    RuleVariant,
+    changed_game,
+    changed_params,
+    changed_rules,
+)
 from .._model import Model, build_model
 from .._params import boolean, choice, param
 from .._solver import Solution
+
+if TYPE_CHECKING:
+    from .._problem import Problem
 
 OUTPUT = "trap-lane"
 
@@ -57,6 +69,28 @@ class Params:
     )
 
 
+@dataclass(frozen=True)
+class TrapChanges:
+    """Rules other than the assignment's, for the catalogue of mistakes
+    (``reference_solutions._catalogue``); the defaults are the rules as written.
+
+    ``junction``: a move from square 3 may take the fast lane. ``traps``: traps go off.
+    ``penalty_by_number``: a penalty subtracts 3 from the square's number, lane or not.
+    ``prison_turns``: turns a prison costs besides the move. ``normal_triggers``: the
+    chance a trap goes off after the normal die, if not the edition's.
+    """
+
+    junction: bool = True
+    traps: bool = True
+    penalty_by_number: bool = False
+    prison_turns: int = 1
+    normal_triggers: float | None = None
+
+
+RULES_AS_WRITTEN = TrapChanges()
+RuleChanges = TrapChanges
+
+
 def next_square(square: int, circle: bool) -> int:
     """The square after ``square`` on a walk that does not start at the junction."""
     if square == SLOW_LANE_END or square == FAST_LANE[-1]:
@@ -66,13 +100,15 @@ def next_square(square: int, circle: bool) -> int:
     return square + 1
 
 
-def walks(start: int, steps: int, params: Params) -> list[tuple[int, float]]:
+def walks(
+    start: int, steps: int, params: Params, changes: TrapChanges = RULES_AS_WRITTEN
+) -> list[tuple[int, float]]:
     """Where a move of ``steps`` from ``start`` ends: ``(square, probability)`` pairs."""
     if steps == 0:
         return [(start, 1.0)]
     firsts = (
         [(JUNCTION + 1, 0.5), (FAST_LANE[0], 0.5)]
-        if start == JUNCTION
+        if start == JUNCTION and changes.junction
         else [(next_square(start, params.circle), 1.0)]
     )
     ends = []
@@ -89,7 +125,9 @@ def walks(start: int, steps: int, params: Params) -> list[tuple[int, float]]:
     return ends
 
 
-def penalty(square: int) -> int:
+def penalty(square: int, changes: TrapChanges = RULES_AS_WRITTEN) -> int:
+    if changes.penalty_by_number:
+        return max(1, square - 3)
     return _PENALTY_FAST.get(square, max(1, square - 3))
 
 
@@ -98,16 +136,18 @@ _MYSTERY = ("restart", "penalty", "prison")
 _CODE = {name: code for code, name in TRAP_KINDS.items()}
 
 
-def trap_outcomes(square: int, trap: int, special: str) -> list[tuple[int, float, float]]:
+def trap_outcomes(
+    square: int, trap: int, special: str, changes: TrapChanges = RULES_AS_WRITTEN
+) -> list[tuple[int, float, float]]:
     """``(next square, probability, cost of the turn)`` once the trap on ``square`` goes off
     (``trap``: its code in the layout, named by ``TRAP_KINDS``)."""
     kind = TRAP_KINDS.get(trap, "ordinary")
     if kind == "restart":
         return [(1, 1.0, 1.0)]
     if kind == "penalty":
-        return [(penalty(square), 1.0, 1.0)]
+        return [(penalty(square, changes), 1.0, 1.0)]
     if kind == "prison":
-        return [(square, 1.0, 2.0)]  # this turn and the lost one
+        return [(square, 1.0, 1.0 + changes.prison_turns)]  # this turn and the lost one
     if kind == "special" and special == "gamble":
         return [(q, 1.0 / GOAL, 1.0) for q in range(1, GOAL + 1)]
     if kind == "special" and special == "bonus":
@@ -116,7 +156,7 @@ def trap_outcomes(square: int, trap: int, special: str) -> list[tuple[int, float
         return [
             (o, p / len(_MYSTERY), c)
             for name in _MYSTERY
-            for o, p, c in trap_outcomes(square, _CODE[name], special)
+            for o, p, c in trap_outcomes(square, _CODE[name], special, changes)
         ]
     return [(square, 1.0, 1.0)]
 
@@ -127,6 +167,12 @@ class TrapLaneGame:
     board: TrapLayout
     params: Params
     model: Model
+
+    steps_per_sweep = 1
+    first_square = 1  # square q is state q - 1
+
+    def ungraded(self) -> frozenset[str]:
+        return frozenset()
 
     def answer(self, solution: Solution) -> Answer:
         values = tuple(float(v) for v in solution.values[: GOAL - 1])
@@ -143,7 +189,9 @@ class TrapLaneGame:
         return [[int(a) for a in solution.optimal_actions(s)] for s in range(GOAL - 1)]
 
 
-def build(board: TrapLayout, params: Params) -> TrapLaneGame:
+def build(
+    board: TrapLayout, params: Params, changes: TrapChanges = RULES_AS_WRITTEN
+) -> TrapLaneGame:
     dice, special = EDITIONS[params.edition]
     pair_state: list[int] = []
     pair_action: list[int] = []
@@ -156,15 +204,19 @@ def build(board: TrapLayout, params: Params) -> TrapLaneGame:
             pair = len(pair_state)
             pair_state.append(square - 1)
             pair_action.append(a)
+            triggers = die.triggers
+            if die.code == NORMAL.code and changes.normal_triggers is not None:
+                triggers = changes.normal_triggers
             for steps in die.faces:
-                for end, p_walk in walks(square, steps, params):
+                for end, p_walk in walks(square, steps, params, changes):
                     p = p_walk / len(die.faces)
-                    trap = board.layout[end - 1]
-                    fired = die.triggers if trap else 0.0
+                    trap = board.layout[end - 1] if changes.traps else 0
+                    fired = triggers if trap else 0.0
                     outcomes = [(end, 1.0 - fired, 1.0)] if fired < 1.0 else []
                     if fired:
                         outcomes += [
-                            (q, fired * pq, c) for q, pq, c in trap_outcomes(end, trap, special)
+                            (q, fired * pq, c)
+                            for q, pq, c in trap_outcomes(end, trap, special, changes)
                         ]
                     for q, pq, cost in outcomes:
                         o_pair.append(pair)
@@ -183,3 +235,85 @@ def build(board: TrapLayout, params: Params) -> TrapLaneGame:
         label=lambda s: f"square {s + 1}",
     )
     return TrapLaneGame(OUTPUT, board, params, model)
+
+
+# --- readings and mistakes (reference_solutions._catalogue) -------------------------------
+
+_OTHER_OVERSHOOT = {"wrap": "restart", "restart": "wrap"}
+
+
+def _circle_reading(problem: Problem) -> TrapLaneGame | None:
+    params = problem.params
+    if not params.circle:
+        return None
+    other = dataclasses.replace(params, circle_overshoot=_OTHER_OVERSHOOT[params.circle_overshoot])
+    board = problem.board
+    assert isinstance(board, TrapLayout)
+    return build(board, other)
+
+
+def _says_circle(problem: Problem) -> str:
+    if _OTHER_OVERSHOOT[problem.params.circle_overshoot] == "restart":
+        return "on the circle, an overshoot sends the piece back to square 1"
+    return "on the circle, an overshoot by e squares wraps round to square e"
+
+
+def _normal(chance: float) -> Make:
+    def make(problem: Problem, solution: Solution, expected: Expected) -> Any:
+        dice, _ = EDITIONS[problem.params.edition]
+        normal = next((d for d in dice if d.code == NORMAL.code), None)
+        if normal is None or normal.triggers == chance:
+            return None
+        return changed_rules(normal_triggers=chance)(problem, solution, expected)
+
+    return make
+
+
+_TRAPS = "the traps: a trap goes off on the square where a move ends"
+READINGS = (RuleVariant("circle-other-overshoot", _says_circle, changed_game(_circle_reading)),)
+MISTAKES = (
+    RuleVariant(
+        "junction-ignored",
+        "a move from square 3 always takes the slow lane",
+        changed_rules(junction=False),
+        reread="the junction: a move that starts on square 3 takes either lane, 1/2 each",
+    ),
+    RuleVariant("traps-ignored", "traps never go off", changed_rules(traps=False), reread=_TRAPS),
+    RuleVariant(
+        "penalty-by-number",
+        "a penalty subtracts 3 from the square's number (14 goes to 11, 11 to 8)",
+        changed_rules(penalty_by_number=True),
+        reread="the penalty: back 3 squares along the lane walked (11..14 go to 1, 2, 3, 11)",
+    ),
+    RuleVariant(
+        "prison-free",
+        "a prison costs nothing",
+        changed_rules(prison_turns=0),
+        reread="the prison: the player loses the next turn (cost +1)",
+    ),
+    RuleVariant(
+        "normal-always-triggers",
+        "a trap always goes off after the normal die",
+        _normal(1.0),
+        reread="the dice: after the normal die a trap goes off with probability 1/2",
+    ),
+    RuleVariant(
+        "normal-never-triggers",
+        "a trap never goes off after the normal die",
+        _normal(0.0),
+        reread="the dice: after the normal die a trap goes off with probability 1/2",
+    ),
+    RuleVariant(
+        "circle-ignored",
+        "reaching or passing square 15 wins, though the board is a circle",
+        changed_params(circle=False),
+        reread="the circle: with circle = true, square 15 must be reached exactly",
+    ),
+    RuleVariant(
+        "circle-assumed",
+        "square 15 must be reached exactly, though the board is not a circle",
+        changed_params(circle=True),
+        reread="the circle: with circle = false, reaching or passing square 15 wins",
+    ),
+    *COMMON_MISTAKES,
+)

@@ -31,7 +31,7 @@ STUDENTS = [f"s{k:02d}" for k in range(8)]
 # apart and each kill point below is reached on its own.
 SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-REPORTS = {"grades.csv", "histogram.txt", "feedback"}
+REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback"}
 PUBLIC = answer_key("classic", hidden=False)
 ANSWERS = ReferenceAnswers()
 
@@ -254,12 +254,12 @@ def test_kill_while_writing_batch_json(folder, tmp_path):
 
 
 # After every result is logged, a run writes the feedback files (one per student, in order
-# of their ids), then histogram.txt, then grades.csv: one atomic replace each.
+# of their ids), then histogram.txt, mistakes.csv and grades.csv: one atomic replace each.
 WRITES = {
     "first-feedback": 1,
     "middle-feedback": len(STUDENTS) // 2,
     "histogram": len(STUDENTS) + 1,
-    "gradebook": len(STUDENTS) + 2,
+    "gradebook": len(STUDENTS) + 3,
 }
 
 

@@ -147,6 +147,8 @@ def test_the_engine_grades_against_precomputed_cases_without_the_solvers(tmp_pat
                 raise LookupError("no variants in a precomputed key")
             def secret_paths(self):
                 return [Path({str(key)!r})]
+            def policy_cost(self, assignment, case, actions):
+                return None  # no model in a precomputed key: actions are graded by square
 
         assert isinstance(Precomputed(), AnswerSource)
         batch = grade_folder("classic", {str(submissions)!r}, "out", answers=Precomputed(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 from autograder import make_variants
 from autograder._errors import UsageError
 from autograder._gradescope import build_gradescope
-from reference_solutions import ReferenceAnswers, reference_program
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.grading import fill_in
 
 TIMEOUT = 2.0  # per board, so the endless submission costs seconds
@@ -117,13 +118,8 @@ def test_a_correct_submission_gets_full_marks_on_its_own_board(variants, archive
     assert f"{board['goal']} squares, {len(board['jumps'])} jumps" in own["name"]
 
 
-def test_another_students_program_loses_points_and_its_prints_stay_hidden(
-    variants, archive, tmp_path
-):
-    # s1's solved program hard-codes nothing, so it would pass on any board; a copy of
-    # s1's printed answer does not.
-    key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
-    values = key["expected"]["values"]
+def printing(values: list[float]) -> str:
+    """A program that prints ``MARKER``, then a 100-square answer with ``values``."""
     lines = [f"print({MARKER!r})", f"print('Expected turns per game: {values[0]:.2f}')",
              "print('Expected turns remaining by position:')"]  # fmt: skip
     for row in range(9, -1, -1):
@@ -131,21 +127,65 @@ def test_another_students_program_loses_points_and_its_prints_stay_hidden(
         squares = squares if row % 2 == 0 else reversed(squares)
         cells = "".join("%3d: %5.2f " % (s, values[s]) for s in squares)
         lines.append(f"print({cells!r})")
-    program = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def test_another_students_program_loses_points_and_sees_its_prints_on_its_own_board_only(
+    variants, archive, tmp_path
+):
+    # s1's solved program hard-codes nothing, so it would pass on any board; a copy of
+    # s1's printed answer does not.
+    key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
+    values = key["expected"]["values"]
     users = [{"email": "grace@uni.example", "id": 903, "name": "Grace"}]
-    results = run_autograder(archive, tmp_path, program, users)
+    results = run_autograder(archive, tmp_path, printing(values), users)
     assert_valid(results)
     assert 0 < results["score"] < 50
-    assert results["tests"][0]["score"] < 25
-    assert MARKER not in json.dumps(results)
+    own, *others = results["tests"]
+    assert own["visibility"] == "visible" and own["score"] < 25
+    # On the student's own board (visible) the feedback shows what the program printed,
+    # as `autograder check` does: the chatter, and each wrong value beside the expected.
+    assert f"(line 1: {MARKER!r})" in own["output"]
+    assert "printed something else" not in own["output"]
+    wrong = re.findall(r"^square (\d+): printed (\S+), expected ", own["output"], re.M)
+    assert wrong and all(printed == f"{values[int(n)]:.2f}" for n, printed in wrong)
+    # Hidden boards never repeat it: neither the chatter nor a printed value.
+    for test in others:
+        assert test["visibility"] == "after_due_date"
+        assert MARKER not in test["output"] and ": printed " not in test["output"]
+    read = [t["output"] for t in others if "entries right" in t["output"]]
+    assert read and all("ignored 1 line before the answer (line 1)\n" in o for o in read)
+    assert MARKER not in results["output"]
 
 
-def test_a_crash_shows_no_standard_error_on_gradescope(variants, archive, tmp_path):
+def test_a_crash_shows_its_standard_error_on_the_visible_board_only(variants, archive, tmp_path):
     program = f"import sys\nsys.stderr.write({MARKER!r})\nraise SystemExit(3)\n"
     results = run_autograder(archive, tmp_path, program, [{"email": "ada@uni.example"}])
     assert_valid(results)
     assert results["score"] == 0
-    assert "exited with status 3" in results["tests"][0]["output"]
+    own, *others = results["tests"]
+    assert "exited with status 3" in own["output"]
+    assert f"standard error (last lines):\n{MARKER}" in own["output"]
+    for test in others:
+        assert "exited with status 3" in test["output"]
+        assert MARKER not in test["output"] and "standard error" not in test["output"]
+
+
+def test_at_the_process_level_nothing_printed_is_quoted_back(tmp_path):
+    # A program run as the grader's user could read the answer material and print it, so
+    # without isolation not even the visible board quotes what it printed.
+    archive = build_gradescope(
+        "classic", tmp_path / "process.zip", timeout=TIMEOUT, isolation="process"
+    )
+    values = answer_key("classic", hidden=False)[0].expected.answer.values
+    wrong = [v + 1 for v in values]  # every square off by one turn
+    results = run_autograder(archive, tmp_path / "root", printing(wrong), [{"email": "a@b"}])
+    assert_valid(results)
+    assert results["extra_data"]["isolation"] == "process"
+    public = results["tests"][0]
+    assert public["visibility"] == "visible" and public["score"] == 0
+    assert "ignored 1 line before the answer (line 1)" in public["output"]
+    assert "printed something else" in public["output"]
     assert MARKER not in json.dumps(results)
 
 

@@ -1,0 +1,199 @@
+"""What a printed answer says about the program behind it: which accepted reading it
+follows, and, when it is wrong, which known mistake it matches.
+
+The answers of the readings and of the catalogued mistakes come with the expected answer
+(``Expected.readings``, ``Expected.mistakes``), computed on the grading side; here they are
+only compared. Two mistakes need no catalogue: a value iteration stopped too early (every
+error on one side, growing with the distance to the goal) and values off by one turn.
+
+Standard library only: a student bundle carries this module (its ``check.py`` names the
+mistake too), and it runs there on Python 3.10.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ._answer import Entry
+from ._cases import Expected, Variation
+from ._formats import Printed
+from ._score import Mark, mark_entries
+from ._texts import GENERIC_MISTAKES
+
+__all__ = ["Diagnosis", "diagnose", "goal_value", "reading_dependent"]
+
+# A mistake is named when the printed answer matches its answer on this share of the
+# entries that do not depend on a reading, and more of them than the right answer.
+FIT = 0.9
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """``mark``: the answer marked against the reading it follows best (the rules' own when
+    ``reading`` is ``None``). ``mistakes``: the names of the mistakes it matches.
+    ``lines``: what the feedback says about both."""
+
+    mark: Mark
+    reading: Variation | None
+    mistakes: tuple[str, ...]
+    lines: tuple[str, ...]
+
+
+def _matches(printed: Printed, entry: Entry) -> bool:
+    if entry.accepted is not None:
+        return printed.actions.get(entry.key, "") in entry.accepted
+    value = printed.numbers.get(entry.key, math.nan)
+    return entry.value is not None and abs(value - entry.value) <= entry.tolerance
+
+
+def reading_dependent(expected: Expected, tolerance: float) -> set[str]:
+    """Entries whose right value depends on the reading (a jump square's value)."""
+    base = {e.key: e for e in expected.entries(tolerance)}
+    loose: set[str] = set()
+    for reading in expected.readings:
+        for entry in expected.entries_of(reading.answer, reading.accepted, tolerance):
+            mine = base.get(entry.key)
+            if mine is None or mine.accepted is not None or entry.accepted is not None:
+                continue
+            if mine.value is None or entry.value is None:
+                continue
+            if abs(mine.value - entry.value) > mine.tolerance:
+                loose.add(entry.key)
+    return loose
+
+
+def _fit(printed: Printed, entries: Sequence[Entry], loose: set[str]) -> float:
+    kept = [e for e in entries if e.key not in loose]
+    return sum(_matches(printed, e) for e in kept) / len(kept) if kept else 0.0
+
+
+def _named(mistake: Variation) -> str:
+    line = f"your answer matches a game where {mistake.says}"
+    return line + (f": re-read {mistake.reread}." if mistake.reread else ".")
+
+
+def goal_value(expected: Expected) -> float:
+    """The value of the goal itself: 0 turns, or the reward of a discounted game."""
+    values = expected.answer.values
+    flat = values[0] if values and isinstance(values[0], tuple) else values
+    if expected.answer.objective == "discounted" and flat:
+        return max(float(v) for v in flat)
+    return 0.0
+
+
+def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 3:
+        return 0.0
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
+
+
+def _generic(
+    printed: Printed, expected: Expected, entries: Sequence[Entry], loose: set[str]
+) -> tuple[str, str] | None:
+    """``(name, sentence)`` for a value iteration stopped early or values off by one."""
+    pairs = []
+    for e in entries:
+        if e.accepted is not None or e.value is None or e.key in loose:
+            continue
+        value = printed.numbers.get(e.key, math.nan)
+        if not math.isfinite(value):
+            return None
+        pairs.append((e, value - e.value))
+    if len(pairs) < 3:
+        return None
+    for shift in (1.0, -1.0):
+        if sum(abs(d - shift) <= e.tolerance for e, d in pairs) >= FIT * len(pairs):
+            more = "more" if shift > 0 else "less"
+            return "off-by-one", (
+                f"every value is one turn {more} than the right one: the goal's value is 0, "
+                "and each turn, the last one included, counts exactly once."
+            )
+    wrong = [(e, d) for e, d in pairs if abs(d) > e.tolerance]
+    if len(wrong) < 2:
+        return None
+    # Value iteration from 0 approaches the answer from below; values above it everywhere
+    # are rather a policy that is not the best (its own cost, evaluated).
+    if not all(d <= e.tolerance for e, d in pairs):
+        return None
+    goal = goal_value(expected)
+    distance = [abs((e.value or 0.0) - goal) for e, _ in pairs]
+    if _correlation(distance, [abs(d) for _, d in pairs]) < 0.7:
+        return None
+    sentence = "every value is below the right one, and more so far from the goal"
+    sweeps = expected.sweeps
+    start = printed.numbers.get("start")
+    if sweeps and start is not None:
+        done = min(range(len(sweeps)), key=lambda k: abs(sweeps[k] - start)) + 1
+        sentence += (
+            f" (your values look like about {done} sweep{'s' if done > 1 else ''} from 0; "
+            f"they settle within the tolerance after about {len(sweeps)})"
+        )
+    return "stopped-early", sentence + ". Iterate until the largest change is below 1e-9."
+
+
+def _tables(mark: Mark, entries: Sequence[Entry]) -> str:
+    """Which token tables are right and which are wrong (keys ``square@tokens``), or
+    ``""`` for an answer of one table."""
+    tables = {e.key.partition("@")[2] for e in entries if "@" in e.key}
+    if not tables:
+        return ""
+    bad: dict[str, int] = {}
+    for w in mark.wrong:
+        if "@" in w.key:
+            tokens = w.key.partition("@")[2]
+            bad[tokens] = bad.get(tokens, 0) + 1
+    order = sorted(tables, key=lambda t: -int(t) if t.isdigit() else 0)
+    right = [t for t in order if t not in bad]
+    parts = []
+    if right:
+        parts.append("right with " + ", ".join(right) + " tokens")
+    if bad:
+        parts.append(
+            "wrong with " + ", ".join(f"{t} tokens ({bad[t]} squares)" for t in order if t in bad)
+        )
+    return "; ".join(parts)
+
+
+def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosis:
+    """Mark ``printed`` against the rules' answer and every accepted reading, keep the best,
+    and, if it is not all right, name the mistake it matches."""
+    entries = expected.entries(tolerance)
+    best, reading = mark_entries(printed, entries), None
+    for other in expected.readings:
+        marked = mark_entries(printed, expected.entries_of(other.answer, other.accepted, tolerance))
+        if marked.right > best.right:
+            best, reading = marked, other
+    lines: list[str] = []
+    if reading is not None:
+        lines.append(f"convention: {reading.says}; accepted.")
+    if best.right == best.total:
+        return Diagnosis(best, reading, (), tuple(lines))
+    loose = reading_dependent(expected, tolerance)
+    right_fit = _fit(printed, entries, loose)
+    fits = []
+    for mistake in expected.mistakes:
+        fit = _fit(printed, expected.entries_of(mistake.answer, mistake.accepted, tolerance), loose)
+        if fit >= FIT and fit > right_fit:
+            fits.append((fit, mistake))
+    names: tuple[str, ...] = ()
+    if fits:
+        top = max(fit for fit, _ in fits)
+        named = [m for fit, m in fits if fit >= top - 1e-12]
+        names = tuple(m.name for m in named)
+        lines += [_named(m) for m in named]
+    else:
+        generic = _generic(printed, expected, entries, loose)
+        if generic is not None:
+            names = (generic[0],)
+            lines.append(f"{GENERIC_MISTAKES[generic[0]]}: {generic[1]}")
+    tables = _tables(best, entries)
+    if tables:
+        lines.append(f"tables: {tables}.")
+    return Diagnosis(best, reading, names, tuple(lines))

@@ -1,0 +1,94 @@
+"""A printed policy evaluated exactly: what it costs from the start, against the best.
+
+The grader reads the action a program prints on each square; here that policy's Markov
+chain is built from the board's model and solved (one linear solve), so a policy that is
+as good as the optimum in a way per-square tolerances cannot see still gets its due, and a
+policy that never finishes is told so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+
+from autograder import PolicyCost, TestCase
+
+from ._problem import Problem, make_problem, solve_problem
+from ._solver import Solution, evaluate_policy, goal_distance
+
+__all__ = ["policy_cost", "solved_board"]
+
+
+@lru_cache(maxsize=256)
+def _solved(name: str, board: str) -> tuple[Problem, Solution]:
+    problem = make_problem(name, json.loads(board))
+    return problem, solve_problem(problem)
+
+
+def solved_board(name: str, board: Mapping[str, object]) -> tuple[Problem, Solution]:
+    """Assignment ``name``'s game on ``board`` (its file data) and its solution, solved
+    once per board and kept: a batch evaluates hundreds of policies on the same boards."""
+    return _solved(name, json.dumps(board, sort_keys=True))
+
+
+def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> PolicyCost | None:
+    """What the policy ``actions`` (square -> printed action name) costs on ``case``'s board.
+
+    Squares the format does not print, and those where no game asks for an action (a jump
+    square), keep the optimal action: they cannot change what the policy costs from the
+    start. ``None`` when the assignment prints no policy."""
+    if case.expected.answer.actions is None:
+        return None
+    problem, solution = solved_board(name, case.board)
+    model = solution.model
+    game = problem.game
+    first = getattr(game, "first_square", 0)
+    ungraded = {int(key.partition(":")[0]) for key in case.expected.ungraded}
+    pairs = solution.policy.copy()
+    names = model.action_names
+    best = solution.start_value
+    for square, action in sorted(actions.items()):
+        state = square - first
+        if square in ungraded or not 0 <= state < model.n_states or model.terminal[state]:
+            continue
+        chosen = [p for p in model.pairs_of(state) if names[model.action_of_pair[p]] == action]
+        if not chosen:
+            legal = ", ".join(names[model.action_of_pair[p]] for p in model.pairs_of(state))
+            return PolicyCost(
+                best, None, model.maximize, problem=f"{action!r} is not a choice on square "
+                f"{square} (the choices there: {legal}), so the policy cannot be evaluated",
+            )  # fmt: skip
+        pairs[state] = chosen[0]
+    if model.discount >= 1.0:
+        reach = goal_distance(model, pairs)
+        seen = _reachable(model, pairs)
+        caught = [s for s in seen if not np.isfinite(reach[s])]
+        if caught:
+            return PolicyCost(best, None, model.maximize, stuck=model.label(int(caught[0])))
+        # States the policy never visits may be stuck; they cannot change the start's cost.
+        hopeless = ~np.isfinite(reach)
+        pairs[hopeless] = solution.policy[hopeless]
+    values = evaluate_policy(model, pairs)
+    return PolicyCost(best, float(values[model.start]), model.maximize)
+
+
+def _reachable(model, pairs: np.ndarray) -> list[int]:
+    """The states the policy can visit from the start, in breadth-first order."""
+    rows, cols = [], []
+    for state, pair in enumerate(pairs):
+        if pair < 0:
+            continue
+        lo, hi = model.transitions.indptr[pair], model.transitions.indptr[pair + 1]
+        for col in model.transitions.indices[lo:hi]:
+            rows.append(state)
+            cols.append(int(col))
+    n = model.n_states
+    graph = sp.csr_array((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n, n))
+    order = csgraph.breadth_first_order(graph, model.start, directed=True,
+                                        return_predecessors=False)  # fmt: skip
+    return [int(s) for s in order]
