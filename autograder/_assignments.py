@@ -78,6 +78,9 @@ class TestPlan:
     seed: int = 0
     edge_boards: tuple[str, ...] = ()
     edge_points: float = 10.0
+    # Edge boards shown in full, like the public board, and run by ``check``: boards that
+    # exercise the rules the public board cannot (the trap lane's traps and circle).
+    public_edge_boards: tuple[str, ...] = ()
 
     @property
     def total_points(self) -> float:
@@ -235,6 +238,9 @@ def _plan(table: dict[str, Any], family: BoardFamily, where: str) -> TestPlan:
         raise UsageError(
             where, f"edge_boards must be a list drawn from {list(known)} ({family.name} boards)"
         )
+    shown = table.get("public_edge_boards", [])
+    if not isinstance(shown, list) or any(e not in edges for e in shown):
+        raise UsageError(where, f"public_edge_boards must be a list drawn from edge_boards {edges}")
     return TestPlan(
         public_points=_toml.number(table, "public_points", 25, where, 0),
         hidden_boards=int(_toml.number(table, "hidden_boards", 3, where, 0)),
@@ -242,6 +248,7 @@ def _plan(table: dict[str, Any], family: BoardFamily, where: str) -> TestPlan:
         seed=int(_toml.number(table, "seed", 0, where, 0)),
         edge_boards=tuple(edges),
         edge_points=_toml.number(table, "edge_points", 10, where, 0),
+        public_edge_boards=tuple(shown),
     )
 
 

@@ -83,8 +83,9 @@ def _case(
 
 
 def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
-    """The test cases of assignment ``name``: the public board first, then (with ``hidden``)
-    the edge boards and the random hidden boards."""
+    """The test cases of assignment ``name``: the public board first, then the edge boards
+    and the random hidden boards. Without ``hidden``, only the visible ones: the public
+    board and the public edge boards (what ``check`` runs)."""
     public = make_problem(name)
     assignment = public.assignment
     plan = assignment.tests
@@ -99,13 +100,17 @@ def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
             self_check=assignment.self_check,
         )
     ]
-    if not hidden:
-        return cases
     family = assignment.board_family
     for edge in plan.edge_boards:
+        visible = edge in plan.public_edge_boards
+        if not (hidden or visible):
+            continue
         data = family.edge_board(edge, public.board)
         problem = make_problem(name, data)
-        cases.append(_case(edge, f"edge board: {edge}", data, plan.edge_points, False, problem))
+        title = f"{'public' if visible else 'edge'} board: {edge}"
+        cases.append(_case(edge, title, data, plan.edge_points, visible, problem))
+    if not hidden:
+        return cases
     for k, (data, problem, solution) in enumerate(_hidden(name), 1):
         title = f"hidden board {k} ({describe_board(data, family.name)})"
         cases.append(

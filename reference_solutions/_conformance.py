@@ -325,12 +325,14 @@ def _examples(c: Conformance) -> None:
 
 
 def _boards(c: Conformance) -> None:
-    """Only the public board is visible, it carries the published self-check, every board
-    differs, and no expected answer prints ``-0.00`` or a goal value off its exact one."""
+    """Only the public board and the public edge boards are visible, the public board
+    carries the published self-check, every board differs, and no expected answer prints
+    ``-0.00`` or a goal value off its exact one."""
     cases = c.graded.cases
+    shown = {"public", *c.assignment.tests.public_edge_boards}
     _expect(
-        [t.visible for t in cases] == [True] + [False] * (len(cases) - 1),
-        "only the first (public) board may be visible",
+        [t.visible for t in cases] == [t.name in shown for t in cases] and cases[0].visible,
+        "only the public board (first) and the public edge boards may be visible",
     )
     _expect(cases[0].self_check == c.assignment.self_check, "the public board's self-check")
     _expect(
@@ -411,16 +413,17 @@ def _variants(c: Conformance) -> None:
             f"the check does not confirm the self-check: {solved.stdout}",
         )
         (submissions / f"{student.id}.py").write_bytes(program.read_bytes())
+    visible = answer_key(c.name, hidden=False)
     batch = grade_folder(
         c.name,
         submissions,
         c.workdir / "variant-results",
         answers=c.answers,
         workers=2,
-        cases=answer_key(c.name, hidden=False),
+        cases=visible,
         manifest=load_manifest(out / "manifest.json", c.name),
     )
-    points = c.assignment.tests.public_points
+    points = sum(case.points for case in visible)
     scores = {r.student: r.score for r in batch.results}
     _expect(scores == {s.id: points for s in students}, f"own-board scores {scores}")
     boards = {s.id: s.board for s in students}

@@ -19,7 +19,7 @@ import scipy.sparse.csgraph as csgraph
 from autograder import PolicyCost, TestCase
 
 from ._problem import Problem, make_problem, solve_problem
-from ._solver import Solution, evaluate_policy, goal_distance
+from ._solver import Solution, evaluate_policy, goal_distance, q_values
 
 __all__ = ["policy_cost", "solved_board"]
 
@@ -39,9 +39,10 @@ def solved_board(name: str, board: Mapping[str, object]) -> tuple[Problem, Solut
 def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> PolicyCost | None:
     """What the policy ``actions`` (square -> printed action name) costs on ``case``'s board.
 
-    Squares the format does not print, and those where no game asks for an action (a jump
-    square), keep the optimal action: they cannot change what the policy costs from the
-    start. ``None`` when the assignment prints no policy."""
+    Squares the format does not print (the start, square 0, on jump boards) and those where
+    no game asks for an action (a jump square) take the action that is best given the
+    printed policy everywhere else, as the program's own greedy choice would. ``None`` when
+    the assignment prints no policy."""
     if case.expected.answer.actions is None:
         return None
     problem, solution = solved_board(name, case.board)
@@ -52,6 +53,7 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
     pairs = solution.policy.copy()
     names = model.action_names
     best = solution.start_value
+    free = np.ones(model.n_states, dtype=bool)
     for square, action in sorted(actions.items()):
         state = square - first
         if square in ungraded or not 0 <= state < model.n_states or model.terminal[state]:
@@ -64,6 +66,7 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
                 f"{square} (the choices there: {legal}), so the policy cannot be evaluated",
             )  # fmt: skip
         pairs[state] = chosen[0]
+        free[state] = False
     if model.discount >= 1.0:
         reach = goal_distance(model, pairs)
         seen = _reachable(model, pairs)
@@ -73,8 +76,29 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
         # States the policy never visits may be stuck; they cannot change the start's cost.
         hopeless = ~np.isfinite(reach)
         pairs[hopeless] = solution.policy[hopeless]
-    values = evaluate_policy(model, pairs)
+    values = _free_choices(model, pairs, free & ~model.terminal)
     return PolicyCost(best, float(values[model.start]), model.maximize)
+
+
+def _free_choices(model, pairs: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """The values of ``pairs`` once every ``free`` state takes its best action given the
+    rest (policy iteration over those states alone; they are a handful)."""
+    sign = -1.0 if model.maximize else 1.0
+    for _ in range(100):
+        values = evaluate_policy(model, pairs)
+        if not free.any():
+            return values
+        q = sign * q_values(model, values)
+        changed = False
+        for state in np.flatnonzero(free):
+            options = model.pairs_of(int(state))
+            better = min(options, key=lambda p: q[p])
+            if q[better] < q[pairs[state]] - 1e-12 * max(1.0, abs(q[pairs[state]])):
+                pairs[state] = better
+                changed = True
+        if not changed:
+            return values
+    return values
 
 
 def _reachable(model, pairs: np.ndarray) -> list[int]:

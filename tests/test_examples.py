@@ -41,6 +41,7 @@ MISTAKES = {
         {**board, "jumps": [j for j in board["jumps"] if j[1] > j[0]]}
     ),
     "wrong_stopped_early": stopped_early,
+    "wrong_goal_counted": lambda board: [v + 1 for v in classic_values(board)],
 }
 
 

@@ -267,6 +267,32 @@ def test_the_bundled_check_names_the_wrong_square_as_the_grader_does(made, tmp_p
     assert f"square 57: printed {values[57] + 1:.2f}, expected {values[57]:.2f}" in result.stdout
 
 
+def test_the_bundled_check_names_the_mistake_and_lists_every_square_with_all(made, tmp_path):
+    from autograder import render_examples
+
+    student = made[1].manifest.students[2]
+    bundle = unpacked(made, tmp_path, student.id)
+    render_examples(load_assignment("classic"), tmp_path / "ex")
+    shutil.copy(tmp_path / "ex" / "wrong_overshoot_wins.py", bundle / "mine.py")
+    result = check(bundle, "mine.py")
+    assert result.returncode == 1
+    assert "your answer matches a game where a move past the goal wins" in result.stdout
+    # Where the error starts first: the wrong square nearest the goal.
+    wrong = [line for line in result.stdout.splitlines() if re.match(r"square \d+: printed", line)]
+    assert len(wrong) == 10 and "... and" in result.stdout
+    board = student.board
+    right = classic_values(board)
+    win = jump_values("classic", board["goal"], board["jumps"], 6, "win")[0]
+    missed = [i for i in range(1, 100) if abs(round(win[i], 2) - right[i]) > 0.01 + 1e-9]
+    nearest = min(missed, key=lambda i: right[i])
+    assert (
+        wrong[0] == f"square {nearest}: printed {win[nearest]:.2f}, expected {right[nearest]:.2f}"
+    )
+    every = check(bundle, "mine.py", "--all")
+    listed = [line for line in every.stdout.splitlines() if re.match(r"square \d+: printed", line)]
+    assert len(listed) > 10 and "... and" not in every.stdout
+
+
 RUNAWAYS = {
     "flood": ("while True:\n    print('1: 2.00 ' * 20)\n", "printed more than 1024 KB; stopped"),
     "endless": ("while True:\n    pass\n", "stopped after 2 s: the time limit for one board"),

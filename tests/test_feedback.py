@@ -1,0 +1,227 @@
+"""Feedback that teaches: a wrong example is told its mistake by name, every fair convention
+gets full marks, and a printed policy is judged by what it costs.
+
+Expected costs come from small value iterations written here from the rules, not from the
+project's solver.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from autograder import PolicyGrading, grade_output, load_assignment, policy_judge, render
+from reference_solutions import ReferenceAnswers
+from reference_solutions._answer_key import answer_key
+
+ANSWERS = ReferenceAnswers()
+
+# The examples written to make one mistake each, and the name the grader must give it.
+NAMED = {
+    ("classic", "wrong_overshoot_wins"): "overshoot-wins",
+    ("classic", "wrong_spinner_1_to_5"): "spinner-one-short",
+    ("classic", "wrong_chutes_ignored"): "chutes-ignored",
+    ("classic", "wrong_stopped_early"): "stopped-early",
+    ("classic", "wrong_goal_counted"): "off-by-one",
+    ("boosted", "wrong_boost_skips_jumps"): "boost-skips-jumps",
+    ("boosted", "wrong_choice_before_spin"): "boost-before-spin",
+    ("token-boosted", "wrong_tables_reversed"): "tables-reversed",
+    ("token-boosted", "wrong_tokens_unlimited"): "tokens-unlimited",
+    ("aimed", "wrong_no_noise"): "noise-ignored",
+    ("aimed", "wrong_overshoot_wins"): "overshoot-wins",
+    ("efron", "wrong_overshoot_stay"): "overshoot-stays",
+    ("trap-lane", "wrong_no_junction"): "junction-ignored",
+    ("trap-lane", "wrong_traps_ignored"): "traps-ignored",
+    ("trap-lane", "wrong_prison_free"): "prison-free",
+}
+
+
+@pytest.mark.parametrize(("assignment", "example"), sorted(NAMED))
+def test_each_wrong_example_is_told_its_mistake_on_every_board_it_shows(
+    graded, assignment, example
+):
+    result = graded(assignment).results[example]
+    name = NAMED[assignment, example]
+    wrong = [t for t in result.tests if t.status != "passed"]
+    assert wrong, f"{example} passes every board"
+    for test in wrong:
+        assert test.mistakes == (name,), (test.name, test.mistakes, test.feedback[:4])
+        # Hidden boards name the mistake too, and show no value.
+        assert any("your answer matches a game where" in line or name in ("stopped-early",
+                   "off-by-one") for line in test.feedback)  # fmt: skip
+        if not test.visible:
+            assert not [line for line in test.feedback if re.search(r"printed .*, expected", line)]
+
+
+def test_every_correct_example_is_named_as_no_mistake(graded):
+    for assignment in ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane"):
+        for student, result in graded(assignment).results.items():
+            if student.startswith("correct_") or student in ("reference", "module_only"):
+                assert result.score == result.max_score, (assignment, student)
+                assert not [t.mistakes for t in result.tests if t.mistakes], (assignment, student)
+
+
+def test_a_program_printing_the_jump_destinations_scores_full_and_is_told_so(graded):
+    result = graded("classic").results["correct_jump_destination"]
+    assert result.score == result.max_score
+    public = result.tests[0]
+    assert public.convention == "jump-destination"
+    assert (
+        "convention: a jump square shows the value of the jump's destination (reading (c)); "
+        "accepted." in public.feedback
+    )
+
+
+def test_the_stopped_early_feedback_says_about_how_many_sweeps(graded):
+    # The example stops after 25 sweeps of value iteration from 0.
+    public = graded("classic").results["wrong_stopped_early"].tests[0]
+    line = next(x for x in public.feedback if x.startswith("stopped iterating"))
+    done = int(re.search(r"about (\d+) sweeps from 0", line).group(1))
+    assert abs(done - 25) <= 1, line
+
+
+def test_the_mistake_is_named_in_the_summary_and_mistakes_csv(graded):
+    text = (graded("classic").folder.parent / "results" / "mistakes.csv").read_text()
+    rows = [line.split(",") for line in text.splitlines()]
+    named = {row[2] for row in rows if row[0] == "mistake"}
+    assert {"overshoot-wins", "spinner-one-short", "chutes-ignored", "stopped-early",
+            "off-by-one"} <= named  # fmt: skip
+
+
+# --- policies judged by their cost ---------------------------------------------------------
+
+
+EFRON_DICE = ((3,) * 6, (4, 4, 4, 4, 0, 0), (6, 6, 2, 2, 2, 2), (5, 5, 5, 1, 1, 1))
+
+
+def efron_fixed_die_turns(board: dict, faces: tuple[int, ...]) -> float:
+    """Expected turns from square 0 when the same die is rolled on every square the program
+    prints (1..goal-1) and the best first roll is made from square 0, which it does not
+    print (overshoot wins; a jump applies where a move ends on another square), by plain
+    value iteration."""
+    goal = board["goal"]
+    goes_to = list(range(goal + 1))
+    for a, b in board["jumps"]:
+        goes_to[a] = b
+    values = [0.0] * (goal + 1)
+    for _ in range(100_000):
+        change = 0.0
+        for i in range(goal - 1, -1, -1):
+            total = 0.0
+            for face in faces:
+                j = min(i + face, goal)
+                total += values[j if j == i else goes_to[j]]
+            new = 1 + total / len(faces)
+            change = max(change, abs(new - values[i]))
+            values[i] = new
+        if change < 1e-12:
+            break
+
+    def first(die: tuple[int, ...]) -> float:
+        ends = [min(f, goal) for f in die]
+        return 1 + sum(values[e if e == 0 else goes_to[e]] for e in ends) / len(die)
+
+    # A 0 face leaves the piece on square 0, whose value is then the first roll's own.
+    return min(
+        first(d) if 0 not in d else _with_zeros(d, values, goes_to, goal) for d in EFRON_DICE
+    )
+
+
+def _with_zeros(die, values, goes_to, goal) -> float:
+    """Square 0's value when rolling ``die`` there: v = 1 + (zeros * v + rest) / faces."""
+    zeros = die.count(0)
+    rest = sum(values[goes_to[min(f, goal)]] for f in die if f)
+    return (1 + rest / len(die)) / (1 - zeros / len(die))
+
+
+def test_a_policy_that_always_rolls_red_is_told_what_it_costs(graded):
+    # The example always rolls the die with the largest average move: Red (6,6,2,2,2,2).
+    public = graded("efron").results["wrong_best_average_die"].tests[0]
+    line = next(x for x in public.feedback if x.startswith("policy:"))
+    said = r"policy: your policy needs (\S+) turns from the start; the best needs (\S+)\."
+    m = re.fullmatch(said, line)
+    assert m, line
+    board = answer_key("efron", hidden=False)[0].board
+    assert float(m.group(1)) == pytest.approx(efron_fixed_die_turns(board, (6, 6, 2, 2, 2, 2)),
+                                              abs=0.006)  # fmt: skip
+    assert float(m.group(2)) < float(m.group(1))
+
+
+def test_a_policy_caught_on_the_last_square_never_reaches_the_goal():
+    assignment = load_assignment("aimed")
+    case = answer_key("aimed", hidden=False)[0]
+    answer = case.expected.answer
+    # Aiming 6 from square 99 moves 5, 6 or 7: always past the goal, so the piece stays.
+    actions = tuple("6" if square == 99 else a for square, a in enumerate(answer.actions))
+    text = render(dataclasses.replace(answer, actions=actions))
+    result = grade_output(case, text, assignment, policy=policy_judge(ANSWERS, assignment))
+    assert "policy: your policy never reaches the goal (it can get caught on square 99); " in (
+        " ".join(result.feedback)
+    )
+    assert "action on square 99: printed 6" in " ".join(result.feedback)
+
+
+def test_cost_credit_gives_a_tied_policy_full_marks_and_a_worse_one_its_share():
+    square = load_assignment("aimed")
+    cost = dataclasses.replace(square, policy_grading=PolicyGrading("cost", 0.001, 0.10))
+    case = answer_key("aimed", hidden=False)[0]
+    answer = case.expected.answer
+    judge = policy_judge(ANSWERS, cost)
+    right = grade_output(case, render(answer), cost, policy=judge)
+    assert right.status == "passed" and right.score == case.points
+    # Aim 5 on squares 1..19, the reference's aim elsewhere: a policy that finishes but
+    # costs a few percent more; all its graded actions share its credit.
+    actions = tuple("5" if 0 < s < 20 else a for s, a in enumerate(answer.actions))
+    text = render(dataclasses.replace(answer, actions=actions))
+    worse = grade_output(case, text, cost, policy=judge)
+    judged = judge(case, {s: a for s, a in enumerate(actions) if 0 < s < 100})
+    assert judged.cost > judged.best
+    gap = (judged.cost - judged.best) / judged.best
+    credit = max(0.0, min(1.0, (0.10 - gap) / (0.10 - 0.001)))
+    # The start value and squares 1..99 are right; the 80 actions off jump squares share
+    # the credit (the 19 on jump squares are not graded).
+    jumps = len(case.board["jumps"])
+    actions_graded = 99 - jumps
+    total = 100 + actions_graded
+    assert worse.total == total
+    assert worse.score == pytest.approx(case.points * (100 + credit * actions_graded) / total)
+    assert worse.status != "passed" and 0 < credit < 1
+
+
+def test_policy_credit_is_full_up_to_the_gap_and_none_from_the_limit():
+    grading = PolicyGrading("cost", 0.01, 0.11)
+    assert grading.credit_for(0.0) == grading.credit_for(0.01) == 1.0
+    assert grading.credit_for(0.06) == pytest.approx(0.5)
+    assert grading.credit_for(0.11) == grading.credit_for(float("inf")) == 0.0
+
+
+def test_a_policy_credit_setting_the_toml_does_not_know_is_refused(tmp_path, monkeypatch):
+    from autograder import UsageError, _assignments
+
+    folder = tmp_path / "classic"
+    folder.mkdir()
+    source = (_assignments.assignments_dir() / "classic" / "assignment.toml").read_text()
+    (folder / "assignment.toml").write_text(
+        source.replace("policy = 0.01", 'policy = 0.01\npolicy_credit = "vibes"')
+    )
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
+    with pytest.raises(UsageError, match="policy_credit must be 'squares' or 'cost'"):
+        load_assignment("classic")
+
+
+# --- the local check names the mistake too -------------------------------------------------
+
+
+def test_check_on_the_trap_lane_catches_what_its_empty_board_cannot(tmp_path):
+    from autograder import check_submission, check_text, render_examples
+
+    folder = tmp_path / "ex"
+    render_examples(load_assignment("trap-lane"), folder)
+    for example, says in (("wrong_traps_ignored", "traps never go off"),
+                          ("wrong_prison_free", "a prison costs nothing")):  # fmt: skip
+        result = check_submission("trap-lane", folder / f"{example}.py", ANSWERS)
+        text = check_text(result)
+        assert not result.passed, text
+        assert f"your answer matches a game where {says}" in text
