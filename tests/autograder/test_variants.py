@@ -284,10 +284,10 @@ def test_the_bundled_check_names_the_mistake_and_lists_every_square_with_all(mad
     right = classic_values(board)
     win = jump_values("classic", board["goal"], board["jumps"], 6, "win")[0]
     missed = [i for i in range(1, 100) if abs(round(win[i], 2) - right[i]) > 0.01 + 1e-9]
-    nearest = min(missed, key=lambda i: right[i])
-    assert (
-        wrong[0] == f"square {nearest}: printed {win[nearest]:.2f}, expected {right[nearest]:.2f}"
-    )
+    least = min(right[i] for i in missed)
+    first = [f"square {i}: printed {win[i]:.2f}, expected {right[i]:.2f}"
+             for i in missed if right[i] <= least + 1e-9]  # fmt: skip
+    assert wrong[0] in first, (wrong[0], first)
     every = check(bundle, "mine.py", "--all")
     listed = [line for line in every.stdout.splitlines() if re.match(r"square \d+: printed", line)]
     assert len(listed) > 10 and "... and" not in every.stdout
