@@ -65,6 +65,11 @@ class Expected:
     ungraded: frozenset[str] = frozenset()
     mistakes: tuple[Variation, ...] = ()
     sweeps: tuple[float, ...] = ()
+    # Entries already listed, by (answer, tolerance): a batch marks hundreds of programs
+    # against the same answers and their readings and mistakes.
+    _entries: dict[tuple[int, int, float], list[Entry]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         output_format(self.answer.output)  # an unknown format is a ValueError here
@@ -84,8 +89,18 @@ class Expected:
         value_tolerance: float,
     ) -> list[Entry]:
         """The graded entries of ``answer`` (this answer, a reading's or a mistake's)."""
-        entries = self.format.entries(answer, accepted, value_tolerance)
-        return [e for e in entries if e.key not in self.ungraded]
+        key = (id(answer), id(accepted), value_tolerance)
+        listed = self._entries.get(key)
+        if listed is None:
+            entries = self.format.entries(answer, accepted, value_tolerance)
+            listed = [e for e in entries if e.key not in self.ungraded]
+            # Kept only for answers this object holds, which live as long as it does.
+            if any(answer is a for a in self._answers()):
+                self._entries[key] = listed
+        return listed
+
+    def _answers(self) -> list[Answer]:
+        return [self.answer, *(v.answer for v in self.readings + self.mistakes)]
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (what a student bundle's ``expected.json`` holds)."""

@@ -50,6 +50,20 @@ def _matches(printed: Printed, entry: Entry) -> bool:
 
 def reading_dependent(expected: Expected, tolerance: float) -> set[str]:
     """Entries whose right value depends on the reading (a jump square's value)."""
+    cached = _LOOSE.get((id(expected), tolerance))
+    if cached is not None and cached[0] is expected:
+        return cached[1]
+    loose = _reading_dependent(expected, tolerance)
+    if len(_LOOSE) > 4096:  # a batch has a few dozen cases; this only bounds a long process
+        _LOOSE.clear()
+    _LOOSE[id(expected), tolerance] = (expected, loose)
+    return loose
+
+
+_LOOSE: dict[tuple[int, float], tuple[Expected, set[str]]] = {}
+
+
+def _reading_dependent(expected: Expected, tolerance: float) -> set[str]:
     base = {e.key: e for e in expected.entries(tolerance)}
     loose: set[str] = set()
     for reading in expected.readings:
@@ -67,6 +81,12 @@ def reading_dependent(expected: Expected, tolerance: float) -> set[str]:
 def _fit(printed: Printed, entries: Sequence[Entry], loose: set[str]) -> float:
     kept = [e for e in entries if e.key not in loose]
     return sum(_matches(printed, e) for e in kept) / len(kept) if kept else 0.0
+
+
+def _explains(printed: Printed, entries: Sequence[Entry], wrong: set[str]) -> float:
+    """The share of the wrong entries (``wrong``: their keys) that ``entries`` match."""
+    hits = [e for e in entries if e.key in wrong]
+    return sum(_matches(printed, e) for e in hits) / len(wrong) if wrong else 0.0
 
 
 def _named(mistake: Variation) -> str:
@@ -124,11 +144,15 @@ def _generic(
         return None
     goal = goal_value(expected)
     distance = [abs((e.value or 0.0) - goal) for e, _ in pairs]
-    if _correlation(distance, [abs(d) for _, d in pairs]) < 0.7:
-        return None
-    sentence = "every value is below the right one, and more so far from the goal"
     sweeps = expected.sweeps
     start = printed.numbers.get("start")
+    # Values below the right ones and growing with the distance also come from rules that
+    # end the game early (a face counted as a win), so the start value must also lie on
+    # the course value iteration from 0 takes, sweep by sweep.
+    on_course = start is not None and any(abs(v - start) <= 0.005 + 1e-9 for v in sweeps)
+    if not on_course or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5:
+        return None
+    sentence = "every value is below the right one, and more so far from the goal"
     if sweeps and start is not None:
         done = min(range(len(sweeps)), key=lambda k: abs(sweeps[k] - start)) + 1
         sentence += (
@@ -177,10 +201,13 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
         return Diagnosis(best, reading, (), tuple(lines))
     loose = reading_dependent(expected, tolerance)
     right_fit = _fit(printed, entries, loose)
+    wrong = {w.key for w in best.wrong} - loose
     fits = []
     for mistake in expected.mistakes:
-        fit = _fit(printed, expected.entries_of(mistake.answer, mistake.accepted, tolerance), loose)
-        if fit >= FIT and fit > right_fit:
+        theirs = expected.entries_of(mistake.answer, mistake.accepted, tolerance)
+        fit = _fit(printed, theirs, loose)
+        # It must match nearly everything printed, and account for nearly every error.
+        if fit >= FIT and fit > right_fit and _explains(printed, theirs, wrong) >= FIT:
             fits.append((fit, mistake))
     names: tuple[str, ...] = ()
     if fits:

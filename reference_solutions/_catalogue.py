@@ -224,10 +224,24 @@ def variations(
         if outcome is not None and _differs(expected, outcome, tolerance):
             found.append(variant.variation(problem, outcome))
     loose = reading_dependent(dataclasses.replace(expected, readings=tuple(found)), tolerance)
-    named = []
+    named: list[Variation] = []
     for variant in mistakes:
         outcome = variant.make(problem, solution, expected)
-        if outcome is not None and _differs(expected, outcome, tolerance, loose):
+        if outcome is None or not _differs(expected, outcome, tolerance, loose):
+            continue
+        # Two rule variants that give one answer on this board are one mistake here (in
+        # boosted, a boost past the goal can follow any overshoot): the first is named.
+        same = [
+            kept
+            for kept in named
+            if not _differs(
+                Expected(kept.answer, kept.accepted, ungraded=expected.ungraded),
+                outcome,
+                tolerance,
+                loose,
+            )
+        ]
+        if not same:
             named.append(variant.variation(problem, outcome))
     return tuple(found), tuple(named)
 

@@ -47,18 +47,26 @@ class JumpChanges:
 RULES_AS_WRITTEN = JumpChanges()
 
 
+# A move of this many squares ends on the goal whatever the overshoot rule (a mistake's
+# rules: a spinner face left out of a sum, which adds nothing, as the goal's value does).
+TO_GOAL = 10**9
+
+
 def moved_to(board: JumpBoard, overshoot: Overshoot, square: np.ndarray, move: np.ndarray):
     """Where a move of ``move`` from ``square`` ends, by the overshoot rule, before a jump."""
     goal = board.goal
     target = square + move
     past = target > goal
+    ends: Any
     if overshoot.rule == "stay":
-        return np.where(past, square, target)
-    if overshoot.rule == "win":
-        return np.where(past, goal, target)
-    if overshoot.rule == "bounce":
-        return np.where(past, 2 * goal - target, target)
-    return np.where(past, overshoot.square, target)
+        ends = np.where(past, square, target)
+    elif overshoot.rule == "win":
+        ends = np.where(past, goal, target)
+    elif overshoot.rule == "bounce":
+        ends = np.where(past, 2 * goal - target, target)
+    else:
+        ends = np.where(past, overshoot.square, target)
+    return np.where(move >= TO_GOAL, goal, ends)
 
 
 def landing(
@@ -202,7 +210,7 @@ def choice_game(
     """
     discounted = objective == "discounted"
     n = board.goal
-    check_jump_params(board, overshoot, max(max(m) for _, m, _ in actions))
+    check_jump_params(board, overshoot, max(m for _, ms, _ in actions for m in ms if m < TO_GOAL))
     squares = np.arange(n)
     pair_state: list[np.ndarray] = []
     pair_action: list[np.ndarray] = []
@@ -429,6 +437,24 @@ SPINNER_ONE_SHORT = RuleVariant(
     lambda p: f"the spinner shows 1..{p.params.faces - 1} (range(1, faces) stops one short)",
     changed_game(_one_short),
     reread="the spinner: it shows 1..faces, each equally likely",
+)
+
+
+def _face_left_out(problem: Problem) -> Any:
+    """range(1, faces) summed but divided by faces: the last face adds 0, as if it won."""
+    faces = problem.params.faces
+    if faces < 2:
+        return None
+    moves = (*range(1, faces), TO_GOAL)
+    spin = ("spin", moves, [1.0 / faces] * faces)
+    return choice_game(jump_board(problem), problem.params.overshoot, [spin], output="values")
+
+
+SPINNER_FACE_LEFT_OUT = RuleVariant(
+    "spinner-face-left-out",
+    lambda p: f"a spin of {p.params.faces} adds nothing (range(1, faces) summed, divided by faces)",
+    changed_game(_face_left_out),
+    reread="the spinner: it shows 1..faces, each equally likely, and each spin moves the piece",
 )
 SPINNER_FROM_ZERO = RuleVariant(
     "spinner-from-zero",

@@ -11,6 +11,7 @@ from .._params import Overshoot, integer, overshoot, param
 from ._jumps import (
     JUMP_READINGS,
     RULES_AS_WRITTEN,
+    SPINNER_FACE_LEFT_OUT,
     SPINNER_MISTAKES,
     JumpGame,
     RuleChanges,
@@ -35,4 +36,4 @@ def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRIT
 
 
 READINGS = JUMP_READINGS
-MISTAKES = (*SPINNER_MISTAKES, *COMMON_MISTAKES)
+MISTAKES = (*SPINNER_MISTAKES, SPINNER_FACE_LEFT_OUT, *COMMON_MISTAKES)

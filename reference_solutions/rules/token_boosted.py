@@ -6,12 +6,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from autograder import Answer, JumpBoard
+from autograder import Answer, Expected, JumpBoard
 
-from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_answer, changed_game
+from .._catalogue import (
+    COMMON_MISTAKES,
+    RuleVariant,
+    changed_answer,
+    changed_game,
+    solved_variant,
+)
 from .._params import Overshoot, integer, overshoot, param
+from .._solver import solve
 from ._jumps import (
     JUMP_READINGS,
     RULES_AS_WRITTEN,
@@ -26,6 +33,7 @@ from .boosted import BOOST_MISTAKES
 if TYPE_CHECKING:
     from .._problem import Problem
     from .._solver import Solution
+
 
 OUTPUT = "token-values"
 
@@ -44,14 +52,18 @@ def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRIT
 
 
 class _EveryTable:
-    """A game whose one value table is printed under every token heading."""
+    """A game whose one value table is printed under every token heading (``bottom``: but
+    the classic game's under 0 tokens)."""
 
-    def __init__(self, game: JumpGame, tables: int) -> None:
-        self.game, self.model, self.tables = game, game.model, tables
+    def __init__(self, game: JumpGame, tables: int, bottom: tuple[float, ...] | None = None):
+        self.game, self.model, self.tables, self.bottom = game, game.model, tables, bottom
 
     def answer(self, solution: Solution) -> Answer:
         one = self.game.answer(solution)
-        return Answer(OUTPUT, one.start_value, (one.values,) * self.tables)
+        if self.bottom is None:
+            return Answer(OUTPUT, one.start_value, (one.values,) * self.tables)
+        start = one.start_value if self.tables > 1 else self.bottom[0]
+        return Answer(OUTPUT, start, (self.bottom, *(one.values,) * (self.tables - 1)))
 
 
 def _same_tables(tokens: int | None) -> Callable[[Problem], _EveryTable]:
@@ -61,6 +73,18 @@ def _same_tables(tokens: int | None) -> Callable[[Problem], _EveryTable]:
         return _EveryTable(game, params.tokens + 1)
 
     return build
+
+
+def _tokens_kept(problem: Problem, solution: Solution, expected: Expected) -> Any:
+    """A boost never spends its token, but with none to start with there is no boost."""
+    params = problem.params
+    if params.tokens < 1:
+        return None
+    board = jump_board(problem)
+    classic = solve(boost_game(board, params.overshoot, params.faces, 0, "values").model)
+    game = boost_game(board, params.overshoot, params.faces, None, "values")
+    bottom = (*(float(v) for v in classic.values[: board.goal]), 0.0)
+    return solved_variant(problem, _EveryTable(game, params.tokens + 1, bottom))
 
 
 def _reversed(problem: Problem, solution: Solution, answer: Answer) -> Answer | None:
@@ -84,6 +108,12 @@ MISTAKES = (
         "tokens-unlimited",
         "boosts never spend a token (every table is the boosted game)",
         changed_game(_same_tables(None)),
+        reread=_TOKENS,
+    ),
+    RuleVariant(
+        "tokens-kept",
+        "a boost never spends its token (every table but the one for 0 tokens is boosted)",
+        _tokens_kept,
         reread=_TOKENS,
     ),
     RuleVariant(
