@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import secrets
 import shutil
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -157,10 +159,12 @@ def make_variants(
     *,
     secret: str | None = None,
     on_student: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> VariantsReport:
     """A board and a bundle for every student of ``roster``, and the manifest; ``answers``
-    draws each board and computes what goes with it. A roster row that cannot be used, or a
-    student whose bundle fails, is reported and the rest go on."""
+    draws each board and computes what goes with it, in ``workers`` processes (``answers``
+    must then pickle). A roster row that cannot be used, or a student whose bundle fails,
+    is reported and the rest go on."""
     assignment = load_assignment(name)
     out = Path(out)
     students = read_roster(roster)
@@ -180,9 +184,10 @@ def make_variants(
     top_dir = out / STUDENTS
     top_dir.mkdir(parents=True, exist_ok=True)
     remove_temporaries(top_dir)  # what a run killed in mid-write left
+    materials = _materials(answers, assignment, secret, [s.id for s in students.students], workers)
     for student in students.students:
         try:
-            material = answers.variant(assignment, secret, student.id)
+            material = materials[student.id].result()
             board = material.board
             files = _bundle_files(assignment, student, material)
             _write_bundle(top_dir / student.id, f"{name}-{student.id}", files)
@@ -208,6 +213,32 @@ def make_variants(
     write_manifest(manifest_path, manifest)
     notes = [n for n in (secret_note, *_shared_boards(entries)) if n]
     return VariantsReport(out, manifest, tuple(problems), tuple(notes))
+
+
+def _materials(
+    answers: AnswerSource, assignment: Assignment, secret: str, ids: list[str], workers: int
+) -> dict[str, Future[Variant]]:
+    """Each student's variant, computed in ``workers`` processes (in this one for 1). Each
+    is a future: a student whose variant fails raises only when it is read."""
+    if workers <= 1 or len(ids) < 2 * workers:
+        done: dict[str, Future[Variant]] = {}
+        for student in ids:
+            future: Future[Variant] = Future()
+            try:
+                future.set_result(answers.variant(assignment, secret, student))
+            except Exception as err:
+                future.set_exception(err)
+            done[student] = future
+        return done
+    # The workers start clean ("spawn"): a forked copy of a process with threads can hang.
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    with pool:
+        return {s: pool.submit(_variant, answers, assignment.name, secret, s) for s in ids}
+
+
+def _variant(answers: AnswerSource, name: str, secret: str, student: str) -> Variant:
+    """One student's variant, in a worker (an assignment is loaded there, not pickled)."""
+    return answers.variant(load_assignment(name), secret, student)
 
 
 def _shared_boards(entries: list[StudentBoard]) -> list[str]:

@@ -74,6 +74,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sample", type=int, default=25, help="students timed per phase")
     parser.add_argument("--dir", help="where to make the temporary folder (default: system temp)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1,
+        help="processes solving boards, as `autograder variants -j` (default: one per core)",
+    )  # fmt: skip
     args = parser.parse_args()
     n = args.students
     names = ASSIGNMENTS if args.assignment == "all" else (args.assignment,)
@@ -99,7 +103,8 @@ def main() -> int:
             for run in range(args.runs):
                 out = tmp / f"{name}-{run}"
                 cpu, start = os.times(), time.perf_counter()
-                make_variants(name, tmp / "roster.csv", out, ANSWERS, secret=SECRET)
+                make_variants(name, tmp / "roster.csv", out, ANSWERS, secret=SECRET,
+                              workers=args.workers)  # fmt: skip
                 times.append(time.perf_counter() - start)
                 user.append(os.times().user - cpu.user)
                 system.append(os.times().system - cpu.system)

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from autograder import Answer, Expected, UsageError, Variation, reading_dependent
+from autograder import Answer, Entry, Expected, UsageError, Variation, reading_dependent
 
 from ._model import Model
 from ._problem import Game, Problem
@@ -186,16 +186,21 @@ COMMON_MISTAKES = (
 )
 
 
-def _differs(
-    expected: Expected, outcome: Outcome, value_tolerance: float, loose: Collection[str] = ()
-) -> bool:
-    """Whether a program printing ``outcome`` would lose an entry against ``expected``,
-    leaving out the ``loose`` entries (whose right value depends on the reading)."""
+Listed = dict[str, Entry]
+
+
+def _listed(expected: Expected, outcome: Outcome, value_tolerance: float) -> Listed:
+    """The graded entries of ``outcome``'s answer, by key."""
     answer, accepted = outcome
-    mine = {e.key: e for e in expected.entries(value_tolerance)}
-    for entry in expected.entries_of(answer, accepted, value_tolerance):
-        right = mine.get(entry.key)
-        if right is None or entry.key in loose:
+    return {e.key: e for e in expected.entries_of(answer, accepted, value_tolerance)}
+
+
+def _differs(mine: Listed, theirs: Listed, loose: Collection[str] = ()) -> bool:
+    """Whether a program printing the answer of ``theirs`` would lose an entry against
+    ``mine``, leaving out the ``loose`` entries (whose right value depends on the reading)."""
+    for key, entry in theirs.items():
+        right = mine.get(key)
+        if right is None or key in loose:
             continue
         if right.accepted is not None:
             if not (entry.accepted or frozenset()) & right.accepted:
@@ -218,32 +223,26 @@ def variations(
     be told from it on entries that do not depend on the reading (a mistake seen only on a
     jump square's value could be a reading's)."""
     tolerance = problem.assignment.value_tolerance
+    mine = _listed(expected, (expected.answer, expected.accepted), tolerance)
     found = []
     for variant in readings:
         outcome = variant.make(problem, solution, expected)
-        if outcome is not None and _differs(expected, outcome, tolerance):
+        if outcome is not None and _differs(mine, _listed(expected, outcome, tolerance)):
             found.append(variant.variation(problem, outcome))
     loose = reading_dependent(dataclasses.replace(expected, readings=tuple(found)), tolerance)
-    named: list[Variation] = []
+    named: list[tuple[Variation, Listed]] = []
     for variant in mistakes:
         outcome = variant.make(problem, solution, expected)
-        if outcome is None or not _differs(expected, outcome, tolerance, loose):
+        if outcome is None:
             continue
+        theirs = _listed(expected, outcome, tolerance)
         # Two rule variants that give one answer on this board are one mistake here (in
         # boosted, a boost past the goal can follow any overshoot): the first is named.
-        same = [
-            kept
-            for kept in named
-            if not _differs(
-                Expected(kept.answer, kept.accepted, ungraded=expected.ungraded),
-                outcome,
-                tolerance,
-                loose,
-            )
-        ]
-        if not same:
-            named.append(variant.variation(problem, outcome))
-    return tuple(found), tuple(named)
+        if _differs(mine, theirs, loose) and all(
+            _differs(kept, theirs, loose) for _, kept in named
+        ):
+            named.append((variant.variation(problem, outcome), theirs))
+    return tuple(found), tuple(v for v, _ in named)
 
 
 def sweep_trajectory(

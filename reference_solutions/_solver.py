@@ -7,6 +7,7 @@ so a hopeless board is reported instead of iterated forever.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,7 +163,12 @@ def _first_per_state(model: Model, mask: np.ndarray) -> np.ndarray:
 
 
 def evaluate_policy(model: Model, policy: np.ndarray) -> np.ndarray:
-    """Exact values of a proper policy (one pair per state) by a linear solve."""
+    """Exact values of a proper policy (one pair per state) by a linear solve.
+
+    A state whose chosen pair leads to one next state for sure (a boosted game's choice
+    after the spin) is folded into the states that reach it, so the solve is over the
+    other states alone: a board with 3 tokens solves 401 equations instead of 2,801.
+    """
     sign = _sign(model)
     P_mu = _rows(model.transitions, policy)
     rhs = np.where(
@@ -171,13 +177,43 @@ def evaluate_policy(model: Model, policy: np.ndarray) -> np.ndarray:
         sign * model.pair_cost[np.where(policy >= 0, policy, 0)],
     )
     n = model.n_states
-    if n <= _DENSE_LIMIT:
-        A = np.eye(n) - model.discount * P_mu.toarray()
-        J = np.linalg.solve(A, rhs)
-    else:
-        A = (sp.eye_array(n, format="csc") - model.discount * P_mu.tocsc()).tocsc()
-        J = spla.spsolve(A, rhs)
+    sure = np.diff(P_mu.indptr) == 1
+    after = np.full(n, -1, dtype=np.int64)
+    after[sure] = P_mu.indices[P_mu.indptr[:-1][sure]]
+    fold = sure & ~model.terminal & (P_mu.data[np.minimum(P_mu.indptr[:-1], P_mu.nnz - 1)] == 1.0)
+    fold &= ~np.isin(np.arange(n), after[fold])  # the state reached is not folded itself
+    fold &= after != np.arange(n)
+    if fold.sum() * 2 < n or model.discount < 1.0:
+        return sign * _solve(model, P_mu, rhs)
+    keep = np.flatnonzero(~fold)
+    folded = np.flatnonzero(fold)
+    # J[f] = rhs[f] + J[after[f]] for a folded state f: each kept row's entry on f moves to
+    # after[f] and brings rhs[f] with it.
+    rows = np.repeat(np.arange(n), np.diff(P_mu.indptr))
+    cols, data = P_mu.indices, P_mu.data
+    mine = ~fold[rows]
+    rows, cols, data = rows[mine], cols[mine], data[mine]
+    hit = fold[cols]
+    extra = np.zeros(n)
+    np.add.at(extra, rows[hit], data[hit] * rhs[cols[hit]])
+    cols = np.where(hit, after[cols], cols)
+    index = np.full(n, -1, dtype=np.int64)
+    index[keep] = np.arange(keep.size)
+    P_keep = sp.csr_array((data, (index[rows], index[cols])), shape=(keep.size, keep.size))
+    small = dataclasses.replace(model, n_states=keep.size)
+    J = np.empty(n)
+    J[keep] = _solve(small, P_keep, rhs[keep] + extra[keep])
+    J[folded] = rhs[folded] + J[after[folded]]
     return sign * J
+
+
+def _solve(model: Model, P: sp.csr_array, rhs: np.ndarray) -> np.ndarray:
+    """``J = rhs + discount * P J``, dense when small."""
+    n = P.shape[0]
+    if n <= _DENSE_LIMIT:
+        return np.linalg.solve(np.eye(n) - model.discount * P.toarray(), rhs)
+    A = (sp.eye_array(n, format="csc") - model.discount * sp.csc_array(P)).tocsc()
+    return spla.spsolve(A, rhs)
 
 
 def q_values(model: Model, values: np.ndarray) -> np.ndarray:

@@ -4,6 +4,7 @@ roster, and the manifest that grading reads."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from reference_solutions import ReferenceAnswers
@@ -21,11 +22,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--secret", metavar="KEY", help="boards derive from it (default: $AUTOGRADER_SECRET, "
         "else DIR/secret.txt, made on first use)",
     )  # fmt: skip
+    parser.add_argument(
+        "-j", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+        help="processes solving the students' boards (default: one per core)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     report = make_variants(
-        args.assignment, args.roster, args.out, ReferenceAnswers(), secret=args.secret
+        args.assignment,
+        args.roster,
+        args.out,
+        ReferenceAnswers(),
+        secret=args.secret,
+        workers=max(1, args.workers),
     )
     sys.stdout.write(report.summary())
     return 0 if not report.problems else 1
