@@ -422,3 +422,16 @@ def test_the_check_support_uses_no_regex_syntax_newer_than_python_3_10():
                 for arg in node.args[:1]:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         assert not newer.search(arg.value), (module, arg.value)
+
+
+def test_worker_processes_make_the_same_bundles_as_one(tmp_path):
+    roster = write_roster(tmp_path / "roster.csv", 5)
+    one = make_variants("classic", roster, tmp_path / "one", ANSWERS, secret=SECRET)
+    two = make_variants("classic", roster, tmp_path / "two", ANSWERS, secret=SECRET, workers=2)
+    assert one.problems == two.problems == ()
+    assert [s.board for s in one.manifest.students] == [s.board for s in two.manifest.students]
+    for student in one.manifest.students:
+        mine = tmp_path / "one" / "students" / student.id / "expected.json"
+        theirs = tmp_path / "two" / "students" / student.id / "expected.json"
+        assert mine.read_bytes() == theirs.read_bytes()
+        assert json.loads(mine.read_text())["expected"]["mistakes"]  # the catalogue ships
