@@ -67,7 +67,7 @@ class Expected:
     sweeps: tuple[float, ...] = ()
     # Entries already listed, by (answer, tolerance): a batch marks hundreds of programs
     # against the same answers and their readings and mistakes.
-    _entries: dict[tuple[int, int, float], list[Entry]] = field(
+    _entries: dict[tuple[int, int, float], tuple[Any, Any, list[Entry]]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
@@ -90,13 +90,15 @@ class Expected:
     ) -> list[Entry]:
         """The graded entries of ``answer`` (this answer, a reading's or a mistake's)."""
         key = (id(answer), id(accepted), value_tolerance)
-        listed = self._entries.get(key)
-        if listed is None:
-            entries = self.format.entries(answer, accepted, value_tolerance)
-            listed = [e for e in entries if e.key not in self.ungraded]
-            # Kept only for answers this object holds, which live as long as it does.
-            if any(answer is a for a in self._answers()):
-                self._entries[key] = listed
+        cached = self._entries.get(key)
+        # The objects themselves are kept and compared: an id is reused once its object is
+        # gone, and a copy of this object (pickled, say) carries ids from elsewhere.
+        if cached is not None and cached[0] is answer and cached[1] is accepted:
+            return cached[2]
+        entries = self.format.entries(answer, accepted, value_tolerance)
+        listed = [e for e in entries if e.key not in self.ungraded]
+        if any(answer is a for a in self._answers()):  # only what lives as long as this
+            self._entries[key] = (answer, accepted, listed)
         return listed
 
     def _answers(self) -> list[Answer]:
