@@ -45,7 +45,7 @@ from ._bundles import VariantsReport, make_variants
 from ._cases import Expected, TestCase, Variation
 from ._check import check_submission, check_text
 from ._demo import demo_text
-from ._diagnose import Diagnosis, diagnose, reading_dependent
+from ._diagnose import Diagnosis, diagnose
 from ._errors import BoardError, GoalUnreachable, UsageError
 from ._examples import render_examples
 from ._formats import (
@@ -153,7 +153,6 @@ __all__ = [
     "program_name",
     "read_results",
     "read_roster",
-    "reading_dependent",
     "register_family",
     "register_format",
     "render",

@@ -49,3 +49,12 @@ class Entry:
     @property
     def is_action(self) -> bool:
         return self.accepted is not None
+
+    def accepts(self, other: Entry) -> bool:
+        """Whether printing ``other``'s value (or one of its actions) earns this entry: how
+        two answers to one board (the right one, a reading's, a mistake's) are told apart."""
+        if self.accepted is not None:
+            return bool((other.accepted or frozenset()) & self.accepted)
+        if self.value is None or other.value is None:
+            return True
+        return abs(other.value - self.value) <= self.tolerance

@@ -65,9 +65,9 @@ class Expected:
     ungraded: frozenset[str] = frozenset()
     mistakes: tuple[Variation, ...] = ()
     sweeps: tuple[float, ...] = ()
-    # Entries already listed, by (answer, tolerance): a batch marks hundreds of programs
-    # against the same answers and their readings and mistakes.
-    _entries: dict[tuple[int, int, float], tuple[Any, Any, list[Entry]]] = field(
+    # What is derived once and asked for again: the entries of each answer held here, and
+    # the reading-dependent keys. A batch marks hundreds of programs against one case.
+    _memo: dict[tuple[Any, ...], Any] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
@@ -89,8 +89,8 @@ class Expected:
         value_tolerance: float,
     ) -> list[Entry]:
         """The graded entries of ``answer`` (this answer, a reading's or a mistake's)."""
-        key = (id(answer), id(accepted), value_tolerance)
-        cached = self._entries.get(key)
+        key = ("entries", id(answer), id(accepted), value_tolerance)
+        cached = self._memo.get(key)
         # The objects themselves are kept and compared: an id is reused once its object is
         # gone, and a copy of this object (pickled, say) carries ids from elsewhere.
         if cached is not None and cached[0] is answer and cached[1] is accepted:
@@ -98,8 +98,22 @@ class Expected:
         entries = self.format.entries(answer, accepted, value_tolerance)
         listed = [e for e in entries if e.key not in self.ungraded]
         if any(answer is a for a in self._answers()):  # only what lives as long as this
-            self._entries[key] = (answer, accepted, listed)
+            self._memo[key] = (answer, accepted, listed)
         return listed
+
+    def reading_dependent(self, value_tolerance: float) -> set[str]:
+        """The value entries whose right value depends on the reading (a jump square's)."""
+        key = ("loose", value_tolerance)
+        if key not in self._memo:
+            base = {e.key: e for e in self.entries(value_tolerance) if not e.is_action}
+            self._memo[key] = {
+                e.key
+                for r in self.readings
+                for e in self.entries_of(r.answer, r.accepted, value_tolerance)
+                if e.key in base and not e.is_action and not base[e.key].accepts(e)
+            }
+        loose: set[str] = self._memo[key]
+        return loose
 
     def _answers(self) -> list[Answer]:
         return [self.answer, *(v.answer for v in self.readings + self.mistakes)]

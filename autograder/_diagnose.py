@@ -22,7 +22,7 @@ from ._formats import Printed
 from ._score import Mark, mark_entries
 from ._texts import GENERIC_MISTAKES
 
-__all__ = ["Diagnosis", "diagnose", "goal_value", "reading_dependent"]
+__all__ = ["Diagnosis", "diagnose", "goal_value"]
 
 # A mistake is named when the printed answer matches its answer on this share of the
 # entries that do not depend on a reading, and more of them than the right answer.
@@ -46,36 +46,6 @@ def _matches(printed: Printed, entry: Entry) -> bool:
         return printed.actions.get(entry.key, "") in entry.accepted
     value = printed.numbers.get(entry.key, math.nan)
     return entry.value is not None and abs(value - entry.value) <= entry.tolerance
-
-
-def reading_dependent(expected: Expected, tolerance: float) -> set[str]:
-    """Entries whose right value depends on the reading (a jump square's value)."""
-    cached = _LOOSE.get((id(expected), tolerance))
-    if cached is not None and cached[0] is expected:
-        return cached[1]
-    loose = _reading_dependent(expected, tolerance)
-    if len(_LOOSE) > 4096:  # a batch has a few dozen cases; this only bounds a long process
-        _LOOSE.clear()
-    _LOOSE[id(expected), tolerance] = (expected, loose)
-    return loose
-
-
-_LOOSE: dict[tuple[int, float], tuple[Expected, set[str]]] = {}
-
-
-def _reading_dependent(expected: Expected, tolerance: float) -> set[str]:
-    base = {e.key: e for e in expected.entries(tolerance)}
-    loose: set[str] = set()
-    for reading in expected.readings:
-        for entry in expected.entries_of(reading.answer, reading.accepted, tolerance):
-            mine = base.get(entry.key)
-            if mine is None or mine.accepted is not None or entry.accepted is not None:
-                continue
-            if mine.value is None or entry.value is None:
-                continue
-            if abs(mine.value - entry.value) > mine.tolerance:
-                loose.add(entry.key)
-    return loose
 
 
 def _fit(printed: Printed, entries: Sequence[Entry], loose: set[str]) -> float:
@@ -199,7 +169,7 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
         lines.append(f"convention: {reading.says}; accepted.")
     if best.right == best.total:
         return Diagnosis(best, reading, (), tuple(lines))
-    loose = reading_dependent(expected, tolerance)
+    loose = expected.reading_dependent(tolerance)
     right_fit = _fit(printed, entries, loose)
     wrong = {w.key for w in best.wrong} - loose
     fits = []

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from autograder import Answer, Entry, Expected, UsageError, Variation, reading_dependent
+from autograder import Answer, Entry, Expected, UsageError, Variation
 
 from ._model import Model
 from ._problem import Game, Problem
@@ -198,18 +198,10 @@ def _listed(expected: Expected, outcome: Outcome, value_tolerance: float) -> Lis
 def _differs(mine: Listed, theirs: Listed, loose: Collection[str] = ()) -> bool:
     """Whether a program printing the answer of ``theirs`` would lose an entry against
     ``mine``, leaving out the ``loose`` entries (whose right value depends on the reading)."""
-    for key, entry in theirs.items():
-        right = mine.get(key)
-        if right is None or key in loose:
-            continue
-        if right.accepted is not None:
-            if not (entry.accepted or frozenset()) & right.accepted:
-                return True
-        elif entry.value is None or right.value is None:
-            continue
-        elif not abs(entry.value - right.value) <= right.tolerance:
-            return True
-    return False
+    return any(
+        key in mine and key not in loose and not mine[key].accepts(entry)
+        for key, entry in theirs.items()
+    )
 
 
 def variations(
@@ -229,7 +221,7 @@ def variations(
         outcome = variant.make(problem, solution, expected)
         if outcome is not None and _differs(mine, _listed(expected, outcome, tolerance)):
             found.append(variant.variation(problem, outcome))
-    loose = reading_dependent(dataclasses.replace(expected, readings=tuple(found)), tolerance)
+    loose = dataclasses.replace(expected, readings=tuple(found)).reading_dependent(tolerance)
     named: list[tuple[Variation, Listed]] = []
     for variant in mistakes:
         outcome = variant.make(problem, solution, expected)
@@ -253,7 +245,7 @@ def sweep_trajectory(
     model = solution.model
     if model.maximize and model.discount >= 1.0:
         return ()
-    depth = getattr(game, "steps_per_sweep", 1)
+    depth = game.steps_per_sweep
     sign = -1.0 if model.maximize else 1.0
     live = ~model.terminal
     starts = model.pair_start[:-1][live]

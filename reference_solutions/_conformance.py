@@ -46,6 +46,7 @@ from autograder import (
 )
 
 from ._answer_key import answer_key
+from ._model import Model
 from ._params import params_to_json
 from ._policy import solved_board
 from ._problem import Problem, make_problem, solution_json
@@ -442,18 +443,9 @@ def _printed(c: Conformance, case: TestCase, text: str, policy: bool = True) -> 
 def _same_answer(c: Conformance, case: TestCase, one: Variation, other: Variation) -> bool:
     """Whether two mistakes print answers the grader cannot tell apart on this board."""
     tolerance = c.assignment.value_tolerance
-    mine = case.expected.entries_of(one.answer, one.accepted, tolerance)
-    theirs = {e.key: e for e in case.expected.entries_of(other.answer, other.accepted, tolerance)}
-    for entry in mine:
-        twin = theirs.get(entry.key)
-        if twin is None:
-            return False
-        if entry.accepted is not None:
-            if not (entry.accepted & (twin.accepted or frozenset())):
-                return False
-        elif abs((entry.value or 0.0) - (twin.value or 0.0)) > entry.tolerance:
-            return False
-    return True
+    mine = {e.key: e for e in case.expected.entries_of(one.answer, one.accepted, tolerance)}
+    theirs = case.expected.entries_of(other.answer, other.accepted, tolerance)
+    return all(e.key in mine and mine[e.key].accepts(e) for e in theirs)
 
 
 def _mistakes_named(c: Conformance) -> None:
@@ -511,7 +503,7 @@ def _policy_costs(c: Conformance) -> None:
         answer = case.expected.answer
         assert answer.actions is not None
         model = solution.model
-        first = getattr(problem.game, "first_square", 0)
+        first = problem.game.first_square
         tied = list(answer.actions)
         for k in range(len(tied)):
             state = k  # the action list's index k is state k in both families' models
@@ -538,7 +530,7 @@ def _policy_costs(c: Conformance) -> None:
         )
 
 
-def _caught_policy(model, solution: Solution, first: int) -> dict[int, str] | None:
+def _caught_policy(model: Model, solution: Solution, first: int) -> dict[int, str] | None:
     """A policy (square -> action) under which the start can end up never reaching the
     goal, if the game has one: states that can stay among themselves forever, and a way
     there from the start."""

@@ -13,13 +13,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 from autograder import PolicyCost, TestCase
 
+from ._model import Model
 from ._problem import Problem, make_problem, solve_problem
-from ._solver import Solution, evaluate_policy, goal_distance, q_values
+from ._solver import Solution, evaluate_policy, goal_distance, q_values, visited
 
 __all__ = ["policy_cost", "solved_board"]
 
@@ -48,7 +47,7 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
     problem, solution = solved_board(name, case.board)
     model = solution.model
     game = problem.game
-    first = getattr(game, "first_square", 0)
+    first = game.first_square
     ungraded = {int(key.partition(":")[0]) for key in case.expected.ungraded}
     pairs = solution.policy.copy()
     names = model.action_names
@@ -69,8 +68,7 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
         free[state] = False
     if model.discount >= 1.0:
         reach = goal_distance(model, pairs)
-        seen = _reachable(model, pairs)
-        caught = [s for s in seen if not np.isfinite(reach[s])]
+        caught = [s for s in visited(model, pairs) if not np.isfinite(reach[s])]
         if caught:
             return PolicyCost(best, None, model.maximize, stuck=model.label(int(caught[0])))
         # States the policy never visits may be stuck; they cannot change the start's cost.
@@ -80,7 +78,7 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
     return PolicyCost(best, float(values[model.start]), model.maximize)
 
 
-def _free_choices(model, pairs: np.ndarray, free: np.ndarray) -> np.ndarray:
+def _free_choices(model: Model, pairs: np.ndarray, free: np.ndarray) -> np.ndarray:
     """The values of ``pairs`` once every ``free`` state takes its best action given the
     rest (policy iteration over those states alone; they are a handful)."""
     sign = -1.0 if model.maximize else 1.0
@@ -99,20 +97,3 @@ def _free_choices(model, pairs: np.ndarray, free: np.ndarray) -> np.ndarray:
         if not changed:
             return values
     return values
-
-
-def _reachable(model, pairs: np.ndarray) -> list[int]:
-    """The states the policy can visit from the start, in breadth-first order."""
-    rows, cols = [], []
-    for state, pair in enumerate(pairs):
-        if pair < 0:
-            continue
-        lo, hi = model.transitions.indptr[pair], model.transitions.indptr[pair + 1]
-        for col in model.transitions.indices[lo:hi]:
-            rows.append(state)
-            cols.append(int(col))
-    n = model.n_states
-    graph = sp.csr_array((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n, n))
-    order = csgraph.breadth_first_order(graph, model.start, directed=True,
-                                        return_predecessors=False)  # fmt: skip
-    return [int(s) for s in order]

@@ -34,6 +34,7 @@ class Game(Protocol):
 
     output: str
     model: Model
+    first_square: int  # the square of state 0 (action lists and printed policies count from it)
 
     @property
     def steps_per_sweep(self) -> int:

@@ -29,6 +29,7 @@ __all__ = [
     "q_values",
     "solve",
     "value_iteration",
+    "visited",
 ]
 
 # Below this many states a dense LU factorisation beats SuperLU's set-up cost (measured in
@@ -123,6 +124,12 @@ def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
     )
     dist = csgraph.shortest_path(augmented, unweighted=True, directed=True, indices=n)
     return dist[:n] - 1.0
+
+
+def visited(model: Model, pairs: np.ndarray) -> np.ndarray:
+    """The states the policy ``pairs`` can visit from the start, in breadth-first order."""
+    graph = _state_graph(model, pairs)
+    return csgraph.breadth_first_order(graph, model.start, directed=True, return_predecessors=False)
 
 
 def _check_reachable(model: Model) -> np.ndarray:

@@ -126,6 +126,8 @@ class JumpGame:
     faces: int = 0
     objective: Objective = "turns"
 
+    first_square = 0  # square i is state i
+
     @property
     def steps_per_sweep(self) -> int:
         """Model steps per sweep over the squares: a boosted turn is a spin, then a choice."""
