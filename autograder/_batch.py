@@ -184,9 +184,11 @@ def _assign(
 ) -> tuple[list[_Work], list[str]]:
     """Who each submission belongs to. With a manifest: the student it names (by id or
     email), whose board it is graded on; a submission naming nobody, or a second one for
-    the same student, is an error result, so it shows in the gradebook."""
+    the same student, is an error result, so it shows in the gradebook. A submission with
+    a ``problem`` (a name that fits two students) is an error result either way, and is
+    never matched to anyone: it cannot take a student's place."""
     if manifest is None:
-        return [_Work(s, s.student) for s in submissions], []
+        return [_Work(s, s.student, refused=s.problem) for s in submissions], []
     work: list[_Work] = []
     notes: list[str] = []
     taken: dict[str, Submission] = {}
@@ -195,6 +197,9 @@ def _assign(
     ids = {s.id.lower() for s in manifest.students}
     ordered = sorted(submissions, key=lambda s: s.student.lower() not in ids)
     for submission in ordered:
+        if submission.problem:  # find_submissions noted it already
+            work.append(_Work(submission, submission.student, refused=submission.problem))
+            continue
         student = manifest.find(submission.student)
         broken = manifest.why_left_out(submission.student)
         if student is None and broken is not None:
@@ -227,7 +232,25 @@ def _assign(
         shown = ", ".join(missing[:20]) + (" ..." if len(missing) > 20 else "")
         notes.append(f"no submission from {len(missing)} students of the manifest: {shown}")
     notes += [f"manifest: {p}" for p in manifest.problems]
-    return work, notes
+    return _distinct_rows(work), notes
+
+
+def _distinct_rows(work: list[_Work]) -> list[_Work]:
+    """Results are keyed by student: a refused row whose label equals a graded student's id
+    (possible only when names were chosen to) gets a suffix rather than replacing the
+    student's row in the gradebook, or being taken for it by --resume."""
+    taken = {w.student for w in work if not w.refused}
+    kept: list[_Work] = []
+    for w in work:
+        if w.refused:
+            label, n = w.student, 1
+            while label in taken:
+                n += 1
+                label = f"{w.student} #{n}"
+            taken.add(label)
+            w = replace(w, student=label)
+        kept.append(w)
+    return kept
 
 
 def _read_meta(meta: Path) -> dict | None:

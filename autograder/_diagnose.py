@@ -33,12 +33,15 @@ FIT = 0.9
 class Diagnosis:
     """``mark``: the answer marked against the reading it follows best (the rules' own when
     ``reading`` is ``None``). ``mistakes``: the names of the mistakes it matches.
-    ``lines``: what the feedback says about both."""
+    ``lines``: what the feedback says about both. ``hidden_lines``: the same for a hidden
+    board, which names the reading and the mistake but gives no count that comes from the
+    board or from what the program chose to print (sweeps, squares per table)."""
 
     mark: Mark
     reading: Variation | None
     mistakes: tuple[str, ...]
     lines: tuple[str, ...]
+    hidden_lines: tuple[str, ...] = ()
 
 
 def _matches(printed: Printed, entry: Entry) -> bool:
@@ -86,8 +89,9 @@ def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 def _generic(
     printed: Printed, expected: Expected, entries: Sequence[Entry], loose: set[str]
-) -> tuple[str, str] | None:
-    """``(name, sentence)`` for a value iteration stopped early or values off by one."""
+) -> tuple[str, str, str] | None:
+    """``(name, sentence, sentence for a hidden board)`` for a value iteration stopped early
+    or values off by one."""
     pairs = []
     for e in entries:
         if e.accepted is not None or e.value is None or e.key in loose:
@@ -101,10 +105,11 @@ def _generic(
     for shift in (1.0, -1.0):
         if sum(abs(d - shift) <= e.tolerance for e, d in pairs) >= FIT * len(pairs):
             more = "more" if shift > 0 else "less"
-            return "off-by-one", (
+            sentence = (
                 f"every value is one turn {more} than the right one: the goal's value is 0, "
                 "and each turn, the last one included, counts exactly once."
             )
+            return "off-by-one", sentence, sentence
     wrong = [(e, d) for e, d in pairs if abs(d) > e.tolerance]
     if len(wrong) < 2:
         return None
@@ -123,18 +128,22 @@ def _generic(
     if not on_course or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5:
         return None
     sentence = "every value is below the right one, and more so far from the goal"
+    advice = ". Iterate until the largest change is below 1e-9."
+    # The sweeps a board needs are a fact about it, and the sweeps a program stopped after
+    # are its own choice: neither is told on a hidden board.
+    counted = sentence
     if sweeps and start is not None:
         done = min(range(len(sweeps)), key=lambda k: abs(sweeps[k] - start)) + 1
-        sentence += (
+        counted += (
             f" (your values look like about {done} sweep{'s' if done > 1 else ''} from 0; "
             f"they settle within the tolerance after about {len(sweeps)})"
         )
-    return "stopped-early", sentence + ". Iterate until the largest change is below 1e-9."
+    return "stopped-early", counted + advice, sentence + advice
 
 
-def _tables(mark: Mark, entries: Sequence[Entry]) -> str:
+def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
     """Which token tables are right and which are wrong (keys ``square@tokens``), or
-    ``""`` for an answer of one table."""
+    ``""`` for an answer of one table; ``counted``: with the wrong squares of each."""
     tables = {e.key.partition("@")[2] for e in entries if "@" in e.key}
     if not tables:
         return ""
@@ -149,9 +158,9 @@ def _tables(mark: Mark, entries: Sequence[Entry]) -> str:
     if right:
         parts.append("right with " + ", ".join(right) + " tokens")
     if bad:
-        parts.append(
-            "wrong with " + ", ".join(f"{t} tokens ({bad[t]} squares)" for t in order if t in bad)
-        )
+        shown = [f"{t} tokens ({bad[t]} squares)" if counted else f"{t} tokens"
+                 for t in order if t in bad]  # fmt: skip
+        parts.append("wrong with " + ", ".join(shown))
     return "; ".join(parts)
 
 
@@ -167,8 +176,9 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
     lines: list[str] = []
     if reading is not None:
         lines.append(f"convention: {reading.says}; accepted.")
+    hidden = list(lines)  # (a reading's words come from the rules, never from the board)
     if best.right == best.total:
-        return Diagnosis(best, reading, (), tuple(lines))
+        return Diagnosis(best, reading, (), tuple(lines), tuple(hidden))
     loose = expected.reading_dependent(tolerance)
     right_fit = _fit(printed, entries, loose)
     wrong = {w.key for w in best.wrong} - loose
@@ -185,12 +195,16 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
         named = [m for fit, m in fits if fit >= top - 1e-12]
         names = tuple(m.name for m in named)
         lines += [_named(m) for m in named]
+        hidden += [_named(m) for m in named]
     else:
         generic = _generic(printed, expected, entries, loose)
         if generic is not None:
-            names = (generic[0],)
-            lines.append(f"{GENERIC_MISTAKES[generic[0]]}: {generic[1]}")
+            name, sentence, hidden_sentence = generic
+            names = (name,)
+            lines.append(f"{GENERIC_MISTAKES[name]}: {sentence}")
+            hidden.append(f"{GENERIC_MISTAKES[name]}: {hidden_sentence}")
     tables = _tables(best, entries)
     if tables:
         lines.append(f"tables: {tables}.")
-    return Diagnosis(best, reading, names, tuple(lines))
+        hidden.append(f"tables: {_tables(best, entries, counted=False)}.")
+    return Diagnosis(best, reading, names, tuple(lines), tuple(hidden))

@@ -4,6 +4,7 @@ the old content or the new, never half of either."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -101,11 +102,75 @@ def remove_temporaries(folder: Path) -> None:
             stale.unlink()
 
 
+# Folders are opened relative to their parent, never through a link, and kept open only
+# while they are worked on.
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+# What ``rmdir`` says of a folder that has entries: it is entered and emptied. Any other
+# refusal (a mount point, an immutable folder) means emptying it would not let it go either.
+_NOT_EMPTY = (errno.ENOTEMPTY, errno.EEXIST)
+
+
+def _open_folder(name: str, parent: int | None, device: int) -> tuple[int, int] | None:
+    """``(descriptor, inode)`` of the folder ``name`` (in the folder open as ``parent``, or
+    a path), opened and made the grader's to empty; ``None`` where it cannot be, or where it
+    lies on another file system than ``device`` (something mounted there, which is not the
+    run's to delete)."""
+    try:
+        fd = os.open(name, _FOLDER, dir_fd=parent)
+    except PermissionError:
+        # Only a folder closed to its owner (mode 000) gets here, so only then is a mode set
+        # through a name, which could follow a link put in the folder's place.
+        with contextlib.suppress(OSError):
+            os.chmod(name, 0o700, dir_fd=parent)
+        try:
+            fd = os.open(name, _FOLDER, dir_fd=parent)
+        except OSError:
+            return None
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if info.st_dev != device:
+        os.close(fd)
+        return None
+    if info.st_mode & 0o700 != 0o700:  # a folder left 0500 keeps its entries otherwise
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, 0o700)
+    return fd, info.st_ino
+
+
+def _empty(fd: int) -> list[str]:
+    """Delete what can go of the folder open as ``fd`` without entering anything: its
+    files, links (never followed) and empty folders. Return the names of the folders that
+    have entries."""
+    try:
+        with os.scandir(fd) as listing:
+            entries = list(listing)  # read once, whole, before anything in it changes
+    except OSError:
+        return []
+    full = []
+    for entry in entries:
+        try:
+            is_folder = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        try:
+            if is_folder:
+                os.rmdir(entry.name, dir_fd=fd)
+            else:
+                os.unlink(entry.name, dir_fd=fd)
+        except OSError as err:
+            if is_folder and err.errno in _NOT_EMPTY:
+                full.append(entry.name)
+    return full
+
+
 def remove_tree(folder: str | Path) -> None:
-    """Delete ``folder`` and everything in it, however deep and whatever permissions a
-    program left on it. A program can nest folders past what a path can name, and
-    ``shutil.rmtree`` recurses in Python, so this walks with one open folder at a time and
-    names relative to it. Never follows links; what cannot go is left and skipped."""
+    """Delete ``folder`` and everything in it, however deep and wide and whatever
+    permissions a program left on it. A program can nest folders past what a path can name,
+    and ``shutil.rmtree`` recurses in Python, so this walks with one open folder at a time
+    and names relative to it, reading each folder once: the time grows with the number of
+    entries. Never follows links nor enters a mount point; what cannot go is left and
+    skipped."""
     top = os.fspath(folder)
     try:
         info = os.lstat(top)
@@ -115,53 +180,45 @@ def remove_tree(folder: str | Path) -> None:
         with contextlib.suppress(OSError):
             os.unlink(top)
         return
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-    with contextlib.suppress(OSError):
-        os.chmod(top, 0o700)
-    try:
-        here = os.open(top, flags)
-    except OSError:
+    opened = _open_folder(top, None, info.st_dev)
+    if opened is None:
         return
-    below: list[str] = []  # names from ``top`` down to ``here``
-    stuck: set[tuple[int, int]] = set()  # folders that could not be entered or removed
-    while True:
-        inner = None
-        with os.scandir(here) as entries:
-            for entry in entries:
-                try:
-                    is_folder = entry.is_dir(follow_symlinks=False)
-                    key = (entry.stat(follow_symlinks=False).st_dev, entry.inode())
-                except OSError:
+    here, inode = opened
+    # Per folder above ``here``: the name ``here`` has in it, its inode (to check that the
+    # climb back through ".." lands in it) and its folders still to empty.
+    above: list[tuple[str, int, list[str]]] = []
+    waiting = _empty(here)
+    try:
+        while True:
+            if waiting:
+                name = waiting.pop()
+                opened = _open_folder(name, here, info.st_dev)
+                if opened is None:
                     continue
-                if not is_folder:
+                child, child_inode = opened
+                inner = _empty(child)
+                if not inner:  # emptied at once: no need to enter it and climb back
+                    os.close(child)
                     with contextlib.suppress(OSError):
-                        os.unlink(entry.name, dir_fd=here)
-                elif key not in stuck:
-                    inner = entry.name, key
-                    break
-        if inner is not None:
-            name, key = inner
-            with contextlib.suppress(OSError):
-                os.chmod(name, 0o700, dir_fd=here)
-            try:
-                child = os.open(name, flags, dir_fd=here)
-            except OSError:
-                stuck.add(key)
+                        os.rmdir(name, dir_fd=here)
+                    continue
+                above.append((name, inode, waiting))
+                os.close(here)
+                here, inode, waiting = child, child_inode, inner
                 continue
+            if not above:
+                break
+            name, inode, waiting = above.pop()
+            parent = os.open("..", _FOLDER, dir_fd=here)
             os.close(here)
-            here = child
-            below.append(name)
-            continue
-        if not below:
-            os.close(here)
+            here = parent
+            if os.fstat(here).st_ino != inode:
+                return  # the tree was moved while being removed: stop rather than guess
             with contextlib.suppress(OSError):
-                os.rmdir(top)
-            return
-        done = os.fstat(here)
-        parent = os.open("..", flags, dir_fd=here)
+                os.rmdir(name, dir_fd=here)
+    except OSError:
+        return  # ".." could not be opened: what is left stays
+    finally:
         os.close(here)
-        here = parent
-        try:
-            os.rmdir(below.pop(), dir_fd=here)
-        except OSError:
-            stuck.add((done.st_dev, done.st_ino))
+    with contextlib.suppress(OSError):
+        os.rmdir(top)

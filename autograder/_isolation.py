@@ -4,19 +4,24 @@ trivial program, and the strongest that works is used, unless ``$AUTOGRADER_ISOL
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
+import json
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from ._assignments import Limits
+from ._cgroups import detect_cgroups
 from ._errors import UsageError
 from ._run import clean_environment, run_limited
-from ._sandbox import LEVELS, Isolation, is_root
+from ._sandbox import LEVELS, Isolation, is_root, sandbox_aliases
 
-__all__ = ["ENV", "detect_isolation"]
+__all__ = ["ENV", "check_hidden", "detect_isolation"]
 
 ENV = "AUTOGRADER_ISOLATION"
 
@@ -44,6 +49,19 @@ def _probe(isolation: Isolation) -> str:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _with_cgroups(isolation: Isolation) -> Isolation:
+    """``isolation`` with a control group for each run, if this machine lends the grader
+    some and a run in one works; else with why not."""
+    cgroups, why = detect_cgroups()
+    if cgroups is not None:
+        candidate = dataclasses.replace(isolation, cgroups=cgroups)
+        failed = _probe(candidate)
+        if not failed:
+            return candidate
+        why = f"a run in a control group failed: {failed}"
+    return dataclasses.replace(isolation, no_cgroups=why)
+
+
 @functools.cache
 def _strongest(wanted: str) -> Isolation:
     unavailable: list[str] = []
@@ -65,8 +83,8 @@ def _strongest(wanted: str) -> Isolation:
             candidate = Isolation("process")
         why = _probe(candidate)
         if not why:
-            return Isolation(candidate.level, candidate.bwrap, candidate.drop_user,
-                             tuple(unavailable))  # fmt: skip
+            return _with_cgroups(Isolation(candidate.level, candidate.bwrap,
+                                           candidate.drop_user, tuple(unavailable)))  # fmt: skip
         unavailable.append(f"{level}: {why}")
     raise UsageError(f"isolation {wanted!r}", "not available here: " + "; ".join(unavailable))
 
@@ -80,3 +98,94 @@ def detect_isolation(wanted: str | None = None) -> Isolation:
             f"isolation {wanted!r}", f"unknown level; choose one of {', '.join(LEVELS)}, strongest"
         )
     return _strongest(wanted)
+
+
+# What the self-test runs in the sandbox: it tries every name of every hidden path, and
+# imports each hidden package, and prints what it got (a listing, a digest, or True).
+_LOOK = """
+import hashlib, importlib, json, os, sys
+names, packages = json.loads(sys.argv[1])
+seen = {}
+for name in names:
+    try:
+        if os.path.isdir(name):
+            seen[name] = sorted(os.listdir(name))
+        else:
+            with open(name, "rb") as file:
+                seen[name] = hashlib.sha256(file.read(1 << 16)).hexdigest()
+    except OSError:
+        pass
+for parent, package in packages:
+    sys.path.insert(0, parent)
+    try:
+        # A folder it may not enter still imports, as an empty namespace package.
+        if importlib.import_module(package).__file__:
+            seen["import " + package] = True
+    except Exception:
+        pass
+    sys.path.pop(0)
+print(json.dumps(seen))
+"""
+
+
+def _truth(path: Path) -> list[str] | str | None:
+    """What a run that could read ``path`` would find there (``None``: nothing to find)."""
+    try:
+        if path.is_dir():
+            return sorted(os.listdir(path)) or None
+        data = path.read_bytes()[: 1 << 16]
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest() if data else None
+
+
+def _names(path: Path, isolation: Isolation) -> list[str]:
+    names = {str(path), os.path.realpath(path)}
+    if isolation.level == "namespace":
+        names.update(sandbox_aliases(path))
+    return sorted(names)
+
+
+@functools.cache
+def _exposed(isolation: Isolation, hidden: tuple[Path, ...]) -> tuple[str, ...]:
+    names: list[str] = []
+    truth: dict[str, object] = {}
+    packages: list[tuple[str, str]] = []
+    for path in hidden:
+        expected = _truth(path)
+        for name in _names(path, isolation):
+            names.append(name)
+            truth[name] = expected
+            if (Path(name) / "__init__.py").is_file() or (path / "__init__.py").is_file():
+                packages.append((os.path.dirname(name), os.path.basename(name)))
+    work = Path(tempfile.mkdtemp(prefix="autograder-probe-"))
+    try:
+        program = work / "look.py"
+        program.write_text(_LOOK, encoding="utf-8")
+        argv = [sys.executable, "-E", "-s", str(program), json.dumps([names, packages])]
+        limits = Limits(timeout=60, cpu=30, memory_mb=1024, output_kb=4096)
+        run = run_limited(argv, work, clean_environment(work), limits, isolation=isolation,
+                          work=work, hidden=hidden)  # fmt: skip
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if run.status != "exited" or run.returncode != 0:
+        tail = run.stderr_tail.decode("utf-8", "replace").strip().splitlines()
+        return (f"the self-test did not run ({tail[-1] if tail else run.status})",)
+    seen = json.loads(run.stdout)
+    found = [key.removeprefix("import ") for key, value in seen.items() if value is True]
+    found += [name for name in names if truth[name] is not None and seen.get(name) == truth[name]]
+    return tuple(dict.fromkeys(found))
+
+
+def check_hidden(isolation: Isolation, hidden: Sequence[Path]) -> None:
+    """Refuse to grade if a run at ``isolation`` could read or import any of ``hidden``
+    (by any name it is mounted under): a self-test, run once per process and set of paths,
+    like the isolation probe. The ``process`` level hides nothing, and says so."""
+    if isolation.level == "process":
+        return
+    exposed = _exposed(isolation, tuple(sorted(set(hidden))))
+    if exposed:
+        raise UsageError(
+            f"isolation {isolation.level}",
+            "a run could read what it must not: " + ", ".join(exposed) + "; not grading",
+        )

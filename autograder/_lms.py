@@ -1,85 +1,317 @@
 """Collecting a folder of submissions: one file or one folder per student, named plainly
-or the way a learning-management system (Canvas, Moodle, Blackboard) names its downloads."""
+or the way a learning-management system (Canvas, Moodle, Blackboard) names its downloads.
+
+A student controls part of every LMS name: the name of the file they uploaded (the tail)
+and, in Canvas and Moodle, their display name. So an id is read only where the LMS writes
+it, every way a name can be read is worked out, and a name with two readings (two ids,
+two attempt orders or two formats) is given to nobody: it becomes an ``error`` row saying
+why (``Submission.problem``), and the students it names are graded on their other
+entries as usual.
+
+* **Canvas** ``<sortable name>[_LATE]_<user id>_<file id>_<original name>``. Canvas makes
+  the sortable name lowercase and drops every character that is not a word character, so
+  the name is letters, marks, digits and underscores, never A-Z (so ``_LATE`` is
+  Canvas's); the ids are ASCII digits. Canvas itself takes the first ``_<digits>_`` after
+  the name for the user id, but a display name may end in ``_<digits>`` (``mallory_22222``)
+  and a tail may start with ``<digits>_<digits>_`` (or hold them after word characters),
+  so every split ``<name>[_LATE]_<digits>_<digits>_<rest>`` whose name is such a name is a
+  reading. Honest names have one; a tail such as ``1_2_hw.py`` gives two, and the file is
+  an error row (renaming it settles it). Anonymous grading:
+  ``[LATE_]anon_<anonymous id>_<file id>_<original name>`` is the student
+  ``anon_<anonymous id>``. The attempt order is the file id.
+* **Blackboard** ``<assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>[_<original>]``,
+  and ``.txt`` receipts without the original name (skipped). The assignment name and the
+  username are Blackboard's, so the first ``_attempt_<time>`` (followed by ``_`` or the
+  end) is the one it wrote, whatever the tail holds after it; ``<time>`` is the attempt
+  order. What is before it, ``<assignment>_<username>``, is split where the assignment
+  name ends. That name is the same for every file of a download and may hold
+  underscores, so it is found in the folder: the longest prefix (ending before a ``_``) of
+  the head that is shared by as many heads of the folder as any of its prefixes, counting
+  the names that read as Blackboard only (another format's name, such as a Moodle folder
+  named after a student's display name, has no say). With several students this is the
+  assignment name even when usernames hold underscores, as long as the usernames do not
+  all begin with the same ``<part>_``; with one student (or usernames that all do) the
+  username is read as the part after the last ``_``. Unlike a greedy match, nothing in a
+  tail moves the split: a tail never comes first.
+* **Moodle** ``<full name>_<participant id>_assignsubmission_<plugin>_`` (a folder) or
+  ``..._assignsubmission_<plugin>_<original name>`` (a file). The full name is the
+  student's own and may hold underscores, digits and ``_assignsubmission_`` itself, and so
+  may the original name; even the end of a folder's name is not Moodle's alone once an
+  uploaded zip is unpacked into a folder of its name. So every
+  ``_<digits>_assignsubmission_<plugin>`` after a non-empty name is a reading. Moodle
+  gives no attempt order (the newest file wins, as for plain names).
+
+A name can also fit two formats (a Canvas file uploaded as ``x_22222_attempt_<time>_y.py``
+reads as Blackboard too): that is two readings as well. Attempts are compared only within
+one format: a Canvas file id and a Blackboard time say nothing about each other, so a
+student with entries in two formats is one error row under their id, naming the files.
+An entry that fits no LMS format is named plainly: its stem (a file) or its name (a
+folder) is the id; a plain name is a format of its own.
+
+Choices: only the folder's own entries are read (no roster), so an ambiguity is reported,
+never guessed away, and an honest name can be caught too (a Canvas upload named
+``1_2_hw.py``); the error tells the teaching assistant to rename it. The error row of an
+ambiguous name is filed under the entry's name, not under an id: no position in an
+ambiguous name is beyond a student's reach (a display name moves Canvas's, an unpacked zip
+Moodle's), and a row under the victim's id would stand in the victim's place.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 __all__ = ["Submission", "find_submissions"]
 
-# Moodle: "Ada Lovelace_123456_assignsubmission_file_" (a folder per student).
-_MOODLE = re.compile(r"(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?")
-# Blackboard: "Homework 3_alovelace_attempt_2026-11-20-14-03-59_classic.py" (plus a receipt
-# "..._attempt_<time>.txt" without the original name).
-_BLACKBOARD = re.compile(
-    r"(?P<assignment>.+)_(?P<id>[^_]+)_attempt_(?P<time>\d{4}(?:-\d\d){5})(?:_(?P<orig>.+))?"
+CANVAS, BLACKBOARD, MOODLE = "Canvas", "Blackboard", "Moodle"
+
+# From a position in a Canvas name: [_LATE]_<user id>_<file id>_<original name>.
+_CANVAS_IDS = re.compile(r"(?:_LATE)?_(?P<id>[0-9]+)_(?P<file>[0-9]+)_(?P<orig>.+)", re.S)
+_CANVAS_ANONYMOUS = re.compile(
+    r"(?:LATE_)?anon_(?P<id>[A-Za-z0-9]+)_(?P<file>[0-9]+)_(?P<orig>.+)", re.S
 )
-# Canvas: "lovelaceada_LATE_12345_678901_classic-1.py" (sortable name, user id, submission id).
-_CANVAS = re.compile(r"(?P<name>[a-z0-9]+)(?:_LATE)?_(?P<id>\d+)_(?P<sub>\d+)_(?P<orig>.+)")
+# Followed by "_" or the end: Blackboard puts nothing else right after the time.
+_BLACKBOARD_MARK = re.compile(r"_attempt_(?P<time>[0-9]{4}(?:-[0-9]{2}){5})(?=_|\Z)")
+_MOODLE_MARK = re.compile(r"_(?P<id>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)(?=_|\Z)")
+# Ruby's [[:word:]], which Canvas keeps in a sortable name: letters, marks, decimal digits
+# and connector punctuation (the underscore).
+_WORD = ("L", "M", "Nd", "Pc")
 
 _SKIPPED = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
 
 
 @dataclass(frozen=True)
 class Submission:
-    """One student's work: ``path`` is a file or a folder; ``order`` sorts attempts."""
+    """One student's work: ``path`` is a file or a folder; ``order`` sorts attempts of one
+    format (``lms``, empty for a plain name). With a ``problem`` it cannot be graded (a name
+    that fits two students or two formats) and ``student`` only labels its row."""
 
     student: str
     path: Path
     order: str = ""
     name: str = ""
+    lms: str = ""
+    problem: str = ""
 
 
-def _identify(entry: Path) -> tuple[Submission | None, str]:
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read an entry's name."""
+
+    lms: str
+    student: str
+    order: str
+    shown: str  # the attempt, as the problem text names it
+    name: str = ""
+    receipt: bool = False
+
+    def key(self) -> tuple[str, str, str, bool]:
+        return (self.lms, self.student, self.order, self.receipt)
+
+    def describe(self) -> str:
+        what = "a receipt of " if self.receipt else ""
+        return f"{what}{self.lms} student {self.student} ({self.shown})"
+
+
+def _ordinal(digits: str) -> str:
+    """A file id as a string that sorts as the number does."""
+    digits = digits.lstrip("0") or "0"
+    return f"{len(digits):04d}{digits}"
+
+
+def _canvas_name_length(text: str) -> int:
+    """How long the prefix of ``text`` is that could be a Canvas sortable name."""
+    for i, char in enumerate(text):
+        if "A" <= char <= "Z" or not unicodedata.category(char).startswith(_WORD):
+            return i
+    return len(text)
+
+
+def _canvas(text: str) -> list[_Reading]:
+    readings: list[_Reading] = []
+    if m := _CANVAS_ANONYMOUS.fullmatch(text):
+        student, order = f"anon_{m['id']}", _ordinal(m["file"])
+        readings.append(_Reading(CANVAS, student, order, f"file {m['file']}"))
+    end = _canvas_name_length(text)
+    return readings + [
+        _Reading(CANVAS, m["id"], _ordinal(m["file"]), f"file {m['file']}", name=text[:i])
+        for i in range(1, end)
+        if text[i] == "_" and (m := _CANVAS_IDS.match(text, i))
+    ]
+
+
+def _blackboard_text(entry: Path) -> str:
+    """Where to look for the attempt: a receipt's stem (``..._attempt_<time>.txt``)."""
+    return entry.stem if entry.is_file() and entry.suffix == ".txt" else entry.name
+
+
+def _blackboard_head(text: str) -> tuple[str, re.Match[str]] | None:
+    """``<assignment>_<username>`` and the first attempt mark, if ``text`` has one."""
+    m = _BLACKBOARD_MARK.search(text)
+    return (text[: m.start()], m) if m else None
+
+
+def _blackboard_users(heads: Iterable[str]) -> dict[str, str]:
+    """The username in each head ``<assignment>_<username>`` of a folder: after the
+    longest ``_``-bounded prefix shared by as many heads as the head's most shared prefix
+    (see the module's docstring)."""
+    heads = set(heads)
+    prefixes = {
+        head: [head[:i] for i, char in enumerate(head) if char == "_" and 0 < i < len(head) - 1]
+        for head in heads
+    }
+    shared: dict[str, int] = {}
+    for own in prefixes.values():
+        for prefix in own:
+            shared[prefix] = shared.get(prefix, 0) + 1
+    users: dict[str, str] = {}
+    for head, own in prefixes.items():
+        if own:
+            most = max(shared[p] for p in own)
+            assignment = max((p for p in own if shared[p] == most), key=len)
+            users[head] = head[len(assignment) + 1 :]
+    return users
+
+
+def _blackboard(text: str, users: dict[str, str]) -> list[_Reading]:
+    found = _blackboard_head(text)
+    if found is None or found[0] not in users:
+        return []
+    head, m = found
+    rest = text[m.end() :]
+    return [
+        _Reading(BLACKBOARD, users[head], m["time"], f"attempt {m['time']}",
+                 receipt=rest in ("", "_"))
+    ]  # fmt: skip
+
+
+def _moodle(text: str) -> list[_Reading]:
+    return [
+        _Reading(MOODLE, m["id"], "", f"{m['plugin']} submission", name=text[: m.start()])
+        for m in _MOODLE_MARK.finditer(text)
+        if m.start() > 0
+    ]
+
+
+def _readings(entry: Path, users: dict[str, str]) -> list[_Reading]:
+    """Every way ``entry``'s name reads, each once."""
+    found = [*_canvas(entry.name), *_blackboard(_blackboard_text(entry), users)]
+    found += _moodle(entry.name)
+    distinct: dict[tuple[str, str, str, bool], _Reading] = {}
+    for reading in found:
+        distinct.setdefault(reading.key(), reading)
+    return list(distinct.values())
+
+
+def _ambiguous(entry: Path, readings: list[_Reading]) -> Submission:
+    problem = (
+        f"{entry.name}: the name reads as {' or as '.join(r.describe() for r in readings)}; "
+        "a student chooses part of an LMS name (the uploaded file's name, the display "
+        "name), so it is graded as none of them: find out whose it is and rename it"
+    )
+    # Filed under the entry's name: under an id it would sit in that student's place.
+    return Submission(entry.name, entry, problem=problem)
+
+
+def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, str]:
     """The submission an entry holds, or ``None`` and why it is skipped."""
-    text = entry.name
-    if m := _MOODLE.fullmatch(text):
-        return Submission(m["id"], entry, name=m["name"]), ""
-    receipt = entry.is_file() and entry.suffix == ".txt" and "_attempt_" in text
-    if m := _BLACKBOARD.fullmatch(entry.stem if receipt else text):
-        if m["orig"] is None:
-            return None, "a Blackboard receipt"
-        return Submission(m["id"], entry, order=m["time"]), ""
-    if m := _CANVAS.fullmatch(text):
-        return Submission(m["id"], entry, order=m["sub"].zfill(12), name=m["name"]), ""
-    return Submission(entry.stem if entry.is_file() else entry.name, entry), ""
+    readings = _readings(entry, users)
+    if not readings:
+        return Submission(entry.stem if entry.is_file() else entry.name, entry), ""
+    if len(readings) > 1:
+        return _ambiguous(entry, readings), ""
+    (reading,) = readings
+    if reading.receipt:
+        return None, "a Blackboard receipt"
+    return Submission(reading.student, entry, reading.order, reading.name, reading.lms), ""
+
+
+def _newest(group: list[Submission]) -> Submission:
+    return max(group, key=lambda s: (s.order, s.path.stat().st_mtime, s.path.name))
+
+
+def _formats(student: str, group: list[Submission]) -> Submission:
+    """The error row of a student with entries in two formats: which is newer cannot be
+    told, so neither is graded."""
+    by_format: dict[str, list[str]] = {}
+    for s in sorted(group, key=lambda s: s.path.name):
+        by_format.setdefault(s.lms or "plain name", []).append(s.path.name)
+    listed = "; ".join(f"{lms}: {', '.join(names)}" for lms, names in sorted(by_format.items()))
+    problem = (
+        f"student {student} has submissions in {len(by_format)} formats ({listed}), whose "
+        "attempts cannot be ordered against each other, so none is graded: keep one and "
+        "grade again"
+    )
+    first = min(group, key=lambda s: s.path.name)
+    return Submission(student, first.path, problem=problem)
+
+
+def _distinct_labels(submissions: list[Submission]) -> list[Submission]:
+    """Every row its own key: an error row's label never takes a student's id."""
+    taken = {s.student for s in submissions if not s.problem}
+    kept: list[Submission] = []
+    for s in submissions:
+        if s.problem:
+            label, n = s.student, 1
+            while label in taken:
+                n += 1
+                label = f"{s.student} #{n}"
+            taken.add(label)
+            s = replace(s, student=label)
+        kept.append(s)
+    return kept
 
 
 def find_submissions(
     folder: Path, exclude: Path | None = None
 ) -> tuple[list[Submission], list[str]]:
-    """Every student's newest submission in ``folder``, and notes on what was skipped or
-    chosen (hidden files, receipts, older attempts)."""
+    """Every student's newest submission in ``folder``, the entries that cannot be given to
+    one student (with a ``problem``), and notes on what was skipped, chosen or refused
+    (hidden files, receipts, older attempts, ambiguous names)."""
+    entries = [
+        entry
+        for entry in sorted(folder.iterdir())
+        if not entry.name.startswith(".")
+        and entry.name not in _SKIPPED
+        and (exclude is None or entry.resolve() != exclude.resolve())
+    ]
+    heads: dict[Path, str] = {}
+    for entry in entries:
+        if mark := _blackboard_head(_blackboard_text(entry)):
+            heads[entry] = mark[0]
+    users = _blackboard_users(heads.values())
+    # Where the assignment name ends is settled again by the names that read as
+    # Blackboard only: a name that fits another format too may be a student's own (a
+    # Moodle display name), which must not move the split of anyone else's.
+    only = [h for e, h in heads.items() if {r.lms for r in _readings(e, users)} == {BLACKBOARD}]
+    users = {**users, **_blackboard_users(only)}
     notes: list[str] = []
-    newest: dict[str, Submission] = {}
-    older: dict[str, list[Submission]] = {}
-    for entry in sorted(folder.iterdir()):
-        if entry.name.startswith(".") or entry.name in _SKIPPED:
-            continue
-        if exclude is not None and entry.resolve() == exclude.resolve():
-            continue
-        submission, why = _identify(entry)
+    refused: list[Submission] = []
+    by_student: dict[str, list[Submission]] = {}
+    for entry in entries:
+        submission, why = _identify(entry, users)
         if submission is None:
             notes.append(f"skipped {entry.name}: {why}")
+        elif submission.problem:
+            refused.append(submission)
+        else:
+            by_student.setdefault(submission.student, []).append(submission)
+    chosen: list[Submission] = []
+    for student, group in sorted(by_student.items()):
+        if len({s.lms for s in group}) > 1:
+            refused.append(_formats(student, group))
             continue
-        current = newest.get(submission.student)
-        if current is None:
-            newest[submission.student] = submission
-            continue
-        keep, drop = (
-            (submission, current)
-            if (submission.order, submission.path.stat().st_mtime)
-            > (current.order, current.path.stat().st_mtime)
-            else (current, submission)
-        )
-        newest[submission.student] = keep
-        older.setdefault(submission.student, []).append(drop)
-    for student, dropped in sorted(older.items()):
-        names = ", ".join(d.path.name for d in dropped)
-        notes.append(
-            f"student {student} has {len(dropped) + 1} submissions: graded the newest, "
-            f"{newest[student].path.name}; not graded: {names}"
-        )
-    return sorted(newest.values(), key=lambda s: s.student), notes
+        newest = _newest(group)
+        chosen.append(newest)
+        if len(group) > 1:
+            names = ", ".join(s.path.name for s in group if s is not newest)
+            notes.append(
+                f"student {student} has {len(group)} submissions: graded the newest, "
+                f"{newest.path.name}; not graded: {names}"
+            )
+    notes += [f"not graded: {s.problem}" for s in refused]
+    found = _distinct_labels(chosen + refused)
+    return sorted(found, key=lambda s: s.student), notes

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import write_atomic
+from ._plain import cell, printable
 from ._results import SubmissionResult, TestResult
 from ._texts import GENERIC_MISTAKES
 
@@ -61,9 +62,10 @@ def safe_name(student: str) -> str:
 
 def feedback_text(result: SubmissionResult, title: str = "") -> str:
     """What the student reads: visible detail on the public board, none on hidden ones."""
-    lines = [f"{result.assignment}: {title}".rstrip(": "), f"student: {result.student}"]
+    # The id and the problems may quote a file name, which a student chose.
+    lines = [f"{result.assignment}: {title}".rstrip(": "), f"student: {printable(result.student)}"]
     lines.append(f"score: {result.score:.2f} / {result.max_score:.2f}")
-    lines += [f"problem: {p}" for p in result.problems]
+    lines += [f"problem: {printable(p)}" for p in result.problems]
     for test in result.tests:
         mark = _MARK.get(test.status, "FAIL")
         hidden = "" if test.visible else " [hidden]"
@@ -119,7 +121,9 @@ def summary_text(
             lines.append(f"  {name:<22} {passed:>5} of {len(outcomes)}")
     lines += _tally_lines(tally_mistakes(results, descriptions))
     lines += [f"note: {n}" for n in notes]
-    return "\n".join(lines) + "\n"
+    # Notes name files and students: shown escaped, so no name runs an escape sequence in
+    # the terminal or starts a line of its own.
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _tally_lines(rows: Sequence[Tally]) -> list[str]:
@@ -205,13 +209,16 @@ def gradebook_text(results: Sequence[SubmissionResult]) -> str:
                 names.append(test.name)
     text = io.StringIO()
     writer = csv.writer(text)
-    writer.writerow(["student", "score", "max_score", "status", *names, "problems", "isolation"])
+    writer.writerow([cell(n) for n in ("student", "score", "max_score", "status", *names,
+                                       "problems", "isolation")])  # fmt: skip
     for r in sorted(results, key=lambda r: r.student):
         by_name = {t.name: f"{t.score:.2f}" for t in r.tests}
         status, problems = gradebook_status(r)
-        row = [r.student, f"{r.score:.2f}", f"{r.max_score:g}", status]
+        # Text through cell(): a student id or a problem quoting a file name is the
+        # student's to choose. The scores are the grader's numbers and stay numbers.
+        row = [cell(r.student), f"{r.score:.2f}", f"{r.max_score:g}", cell(status)]
         boards = [by_name.get(n, "") for n in names]
-        writer.writerow([*row, *boards, "; ".join(problems), r.isolation])
+        writer.writerow([*row, *boards, cell("; ".join(problems)), cell(r.isolation)])
     return text.getvalue()
 
 
@@ -233,8 +240,8 @@ class Tally:
 
     def cells(self) -> list[str]:
         boards = str(self.boards) if self.kind == "mistake" else ""
-        return [self.kind, self.board, self.entry, str(self.students), str(self.out_of),
-                boards, self.description]  # fmt: skip
+        return [cell(self.kind), cell(self.board), cell(self.entry), str(self.students),
+                str(self.out_of), boards, cell(self.description)]  # fmt: skip
 
 
 # Boards whose output was read and marked: only they can show mistakes or wrong entries.

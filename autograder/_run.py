@@ -17,12 +17,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from ._assignments import Limits
+from ._cgroups import JOIN_FAILED, RunGroup, join_command
 from ._sandbox import (
     LAUNCHER,
     LAUNCHER_INSIDE,
@@ -38,11 +39,23 @@ __all__ = ["Run", "RunStatus", "clean_environment", "run_limited"]
 
 # How a run ended: on its own, or stopped by the wall clock, its CPU time or its output cap,
 # or killed by a signal.
-RunStatus = Literal["exited", "timeout", "cpu-limit", "output-limit", "signal"]
+# ``memory-limit``: its control group reached its memory ceiling; ``folder-limit``: its
+# folder grew past what a run may keep there (where no sized file system holds it).
+RunStatus = Literal[
+    "exited", "timeout", "cpu-limit", "output-limit", "memory-limit", "folder-limit", "signal"
+]
 
 STDERR_TAIL = 4096  # bytes of standard error kept for feedback
-FILE_MB = 64  # largest file a submission may write
+# The largest file a run may write, and how many it may hold open: both small, because a
+# memory file kept open holds memory that no address-space limit counts (where no control
+# group does): at most OPEN_FILES * FILE_MB per process.
+FILE_MB = 16
+OPEN_FILES = 64
 DRAIN_SECONDS = 1.0  # how long to wait for pipes after the program is gone
+WATCH_SECONDS = 1.0  # how often a run's folder is measured, where it is not bounded
+# CPU seconds a run's processes may use together, past the per-process limit: the
+# launcher's and the sandbox's own start-up.
+CPU_GRACE = 1
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,7 @@ class Run:
     seconds: float
     cpu_seconds: float = 0.0
     isolation: str = "process"
+    out_of_memory: bool = False  # the run's control group hit its memory ceiling
 
     @property
     def signal_name(self) -> str:
@@ -98,6 +112,7 @@ def run_limited(
     isolation: Isolation | None = None,
     work: Path | None = None,
     hidden: Sequence[Path] = (),
+    watch: Callable[[], bool] | None = None,
 ) -> Run:
     """Run ``argv`` (``argv[0]`` an absolute path) under ``limits``; read at most
     ``limits.output_kb`` of standard output, then stop the program.
@@ -105,27 +120,38 @@ def run_limited(
     With an ``isolation`` stronger than ``process``, ``work`` (the run's own folder, holding
     ``cwd``) is the only place it may write, ``hidden`` paths are kept from it, and at the
     ``user`` level or as root it runs as a lent uid whose every process is killed afterwards.
+    Where the isolation has control groups, the run gets one of its own (``_cgroups``), and
+    all of it is killed at the end, at every level. ``watch``: see ``_run``.
     """
     isolation = isolation or Isolation("process")
     work = work or cwd
     with contextlib.ExitStack() as stack:
         uid = stack.enter_context(lent_uid()) if isolation.drop_user else None
         payload = {"cpu": limits.cpu, "memory_mb": limits.memory_mb, "file_mb": FILE_MB,
-                   "uid": uid, "nproc": limits.processes}  # fmt: skip
+                   "uid": uid, "nproc": limits.processes, "files": OPEN_FILES}  # fmt: skip
         if uid is not None:
             hand_over(work, uid)
             stack.callback(kill_user, uid, work)
         elif os.getuid() != 0:
             # RLIMIT_NPROC counts all of this user's processes, not just the run's.
             payload["nproc"] = limits.processes + len(processes_of(os.getuid(), zombies=True))
+        group = None
+        if isolation.cgroups is not None:
+            group = RunGroup(isolation.cgroups, limits.memory_mb, limits.processes)
+            stack.callback(group.remove)
         launcher = [sys.executable, "-I", "-S"]
         if isolation.level == "namespace":
             prefix = bwrap_command(isolation, work, cwd, hidden)
             command = [*prefix, *launcher, LAUNCHER_INSIDE, json.dumps(payload), *argv]
         else:
             command = [*launcher, str(LAUNCHER), json.dumps(payload), *argv]
+        if group is not None:
+            command = [*join_command(group.joins), *command]
         # bubblewrap reports a program killed by signal N as exit status 128 + N.
-        run = _run(command, cwd, env, limits, signal_in_status=isolation.level == "namespace")
+        run = _run(command, cwd, env, limits, signal_in_status=isolation.level == "namespace",
+                   group=group, watch=watch)  # fmt: skip
+        if run.returncode == 125 and run.stderr_tail.startswith(JOIN_FAILED.encode()):
+            raise OSError(run.stderr_tail.decode("utf-8", "replace").strip())
     return dataclasses.replace(run, isolation=isolation.level)
 
 
@@ -142,7 +168,16 @@ def _run(
     env: Mapping[str, str],
     limits: Limits,
     signal_in_status: bool = False,
+    group: RunGroup | None = None,
+    watch: Callable[[], bool] | None = None,
 ) -> Run:
+    """Run ``command`` until it ends and its pipes are drained, or a limit stops it.
+
+    The program's end is watched through a pidfd, not its pipes: a program may close both
+    and still be at work (or be about to exit cleanly), and a child it left behind may hold
+    them open after it is gone. ``group``: the run's control group, whose CPU time counts
+    all its processes together. ``watch``: called about once a second; true stops the run
+    (its folder has grown past what it may hold)."""
     started = time.monotonic()
     process = subprocess.Popen(
         command,
@@ -155,45 +190,75 @@ def _run(
         close_fds=True,
     )
     cap = limits.output_kb * 1024
+    cpu_cap = max(1, int(limits.cpu + 0.999)) + CPU_GRACE
     out = bytearray()
     err = bytearray()
     status: RunStatus | None = None
     deadline = started + limits.timeout
+    next_watch = started + WATCH_SECONDS
     assert process.stdout is not None and process.stderr is not None
+    pidfd = os.pidfd_open(process.pid)
+
+    def stop(why: RunStatus) -> None:
+        nonlocal status
+        if not status:
+            status = why
+            _kill_group(process.pid)
+            if group is not None:
+                group.kill()
+
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ, out)
         selector.register(process.stderr, selectors.EVENT_READ, err)
+        selector.register(pidfd, selectors.EVENT_READ, None)
         drain_until: float | None = None
         ended: tuple[int, resource.struct_rusage] | None = None
-        while selector.get_map():
-            now = time.monotonic()
-            if not status and now >= deadline:
-                status = "timeout"
-                _kill_group(process.pid)
-            if ended is None:
-                ended = _reap(process.pid, os.WNOHANG)
-            if drain_until is None and (status or ended is not None):
-                # The program is gone (or killed): whatever it started goes too, and the
-                # pipes get a moment to deliver what is left.
-                _kill_group(process.pid)
-                drain_until = now + DRAIN_SECONDS
-            if drain_until is not None and now >= drain_until:
-                break
-            wait = min(deadline, drain_until or deadline) - now
-            for key, _ in selector.select(timeout=max(0.0, min(wait, 0.05))):
-                chunk = os.read(key.fd, 65536)
-                if not chunk:
-                    selector.unregister(key.fileobj)
-                    continue
-                buffer: bytearray = key.data
-                buffer += chunk
-                if buffer is err and len(err) > 2 * STDERR_TAIL:
-                    del err[:-STDERR_TAIL]
-                if buffer is out and len(out) > cap:
-                    del out[cap:]
-                    if not status:
-                        status = "output-limit"
-                        _kill_group(process.pid)
+        try:
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    stop("timeout")
+                if group is not None:
+                    if (used := group.cpu_seconds()) and used > cpu_cap:
+                        stop("cpu-limit")
+                    elif group.out_of_memory():
+                        # The kernel killed one of its processes at the group's ceiling;
+                        # the rest go too (cgroup v2's memory.oom.group does it itself).
+                        stop("memory-limit")
+                if watch is not None and now >= next_watch:
+                    next_watch = now + WATCH_SECONDS
+                    if watch():
+                        stop("folder-limit")
+                pipes_open = len(selector.get_map()) - (ended is None)
+                if ended is not None and drain_until is None:
+                    # The program is gone: whatever it started goes too, and the pipes get
+                    # a moment to deliver what is left.
+                    _kill_group(process.pid)
+                    drain_until = now + DRAIN_SECONDS
+                if ended is not None and (not pipes_open or now >= (drain_until or now)):
+                    break
+                wait = min(deadline, drain_until or deadline) - now
+                if status:  # killed: only its end (and the pipes' last bytes) to wait for
+                    wait = DRAIN_SECONDS if ended is None else max(0.0, wait)
+                for key, _ in selector.select(timeout=max(0.0, min(wait, 0.05))):
+                    if key.data is None:
+                        ended = _reap(process.pid, os.WNOHANG)
+                        if ended is not None:
+                            selector.unregister(pidfd)
+                        continue
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        continue
+                    buffer: bytearray = key.data
+                    buffer += chunk
+                    if buffer is err and len(err) > 2 * STDERR_TAIL:
+                        del err[:-STDERR_TAIL]
+                    if buffer is out and len(out) > cap:
+                        del out[cap:]
+                        stop("output-limit")
+        finally:
+            os.close(pidfd)
     process.stdout.close()
     process.stderr.close()
     _kill_group(process.pid)
@@ -203,12 +268,20 @@ def _run(
         returncode = 128 - returncode
     seconds = time.monotonic() - started
     cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
+    if group is not None:
+        cpu = max(cpu, group.cpu_seconds() or 0.0)
+    out_of_memory = group is not None and group.out_of_memory()
+    if status is None and out_of_memory:
+        status = "memory-limit"
     if status is None:
         status = "exited" if returncode >= 0 else "signal"
         # The CPU limit ends a run with SIGXCPU, or SIGKILL a second later: that is running
         # out of time, like the wall clock (which a busy machine can let the CPU limit beat).
         if returncode == -signal.SIGXCPU or (
-            returncode == -signal.SIGKILL and cpu >= 0.9 * max(1, int(limits.cpu + 0.999))
+            returncode == -signal.SIGKILL
+            and not out_of_memory
+            and cpu >= 0.9 * max(1, int(limits.cpu + 0.999))
         ):
             status = "cpu-limit"
-    return Run(status, returncode, bytes(out), bytes(err[-STDERR_TAIL:]), seconds, cpu)
+    return Run(status, returncode, bytes(out), bytes(err[-STDERR_TAIL:]), seconds, cpu,
+               out_of_memory=out_of_memory)  # fmt: skip

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import os
 import signal
 import stat
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from ._assignments import assignments_dir
+from ._cgroups import Cgroups
 from ._errors import UsageError
 from ._files import remove_tree
 
@@ -62,10 +64,20 @@ class Isolation:
     bwrap: str | None = None
     drop_user: bool = False  # run as a lent unprivileged uid (the grader is root)
     unavailable: tuple[str, ...] = ()
+    # Each run's own control group (CPU share, memory, processes), at every level; or why
+    # there is none (then a timeout beside other runs is run again alone: ``_submission``).
+    cgroups: Cgroups | None = None
+    no_cgroups: str = ""
 
     def describe(self) -> str:
         why = "; ".join(self.unavailable)
-        return self.level + (f" (stronger levels unavailable: {why})" if why else "")
+        text = self.level + (f" (stronger levels unavailable: {why})" if why else "")
+        if self.cgroups is not None:
+            return f"{text}; each run in its own {self.cgroups.describe()}"
+        if self.no_cgroups:
+            alone = "a timeout beside other runs is run again alone"
+            return f"{text}; no control groups ({self.no_cgroups}): {alone}"
+        return text
 
 
 def is_root() -> bool:
@@ -152,14 +164,78 @@ def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
     return pids
 
 
-SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")  # where any user may leave files
+# Where any user may leave files: these, and whatever else is found writable by all
+# (``world_writable``).
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue")
+_NOT_SEARCHED = ("/proc", "/sys")
+
+
+@functools.cache
+def world_writable(depth: int = 4) -> tuple[str, ...]:
+    """Folders any user may write to, once per process: the usual ones and those found
+    within ``depth`` levels of ``/`` (not inside such a folder: its own entries are swept
+    by owner). About 0.15 s on a typical system."""
+    found: dict[str, None] = {}
+    for path in SHARED_TMP:
+        with contextlib.suppress(OSError):
+            info = os.stat(path)
+            if stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+                found[os.path.realpath(path)] = None
+    folders = [("/", depth)]
+    while folders:
+        folder, left = folders.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.path in _NOT_SEARCHED or not entry.is_dir(follow_symlinks=False):
+                        continue
+                    if entry.stat(follow_symlinks=False).st_mode & stat.S_IWOTH:
+                        found[entry.path] = None
+                    elif left > 1:
+                        folders.append((entry.path, left - 1))
+    return tuple(found)
+
+
+def _sysv_objects(uid: int) -> list[tuple[str, int]]:
+    """System V IPC objects (``shm``, ``msg``, ``sem``) that ``uid`` owns or made."""
+    objects = []
+    for kind, id_column in (("shm", "shmid"), ("msg", "msqid"), ("sem", "semid")):
+        with contextlib.suppress(OSError, ValueError), open(f"/proc/sysvipc/{kind}") as file:
+            header = file.readline().split()
+            columns = [header.index(id_column), header.index("uid"), header.index("cuid")]
+            for line in file:
+                fields = line.split()
+                ident, owner, maker = (int(fields[c]) for c in columns)
+                if uid in (owner, maker):
+                    objects.append((kind, ident))
+    return objects
+
+
+def remove_ipc(uid: int) -> None:
+    """Remove the System V shared memory, message queues and semaphores of ``uid`` (a run
+    outside a namespace of its own could leave them, holding memory, for the next)."""
+    objects = _sysv_objects(uid)
+    if not objects:
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    ipc_rmid = 0
+    for kind, ident in objects:
+        if kind == "shm":
+            libc.shmctl(ident, ipc_rmid, None)
+        elif kind == "msg":
+            libc.msgctl(ident, ipc_rmid, None)
+        else:
+            libc.semctl(ident, 0, ipc_rmid)
 
 
 def kill_user(uid: int, keep: Path | None = None) -> None:
     """Kill every process of ``uid``: whatever a run left behind, however it detached. A
     process may fork while the signals go round, so look again until nobody is left. Then
-    remove what it left in the shared temporary folders, so the next run with this uid
-    starts clean (all but ``keep``, the run's own folder, which its caller removes)."""
+    remove what it left in the places any user may write to and its IPC objects, so the
+    next run with this uid starts clean (all but ``keep``, the run's own folder, which its
+    caller removes). Called when a uid is lent and when it is handed back."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         pids = processes_of(uid)
@@ -169,7 +245,7 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.005)
-    for shared in SHARED_TMP:
+    for shared in world_writable():
         with contextlib.suppress(OSError), os.scandir(shared) as entries:
             for entry in entries:
                 with contextlib.suppress(OSError):
@@ -178,6 +254,7 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
                     ):
                         continue
                     remove_tree(entry.path)
+    remove_ipc(uid)
 
 
 def hand_over(folder: Path, uid: int) -> None:
@@ -211,7 +288,8 @@ class _Mounts:
     def __init__(self) -> None:
         self.args: list[str] = []
         self.made: set[str] = {"/"}
-        self.shown: list[str] = []  # host folders the run can read
+        self.sources: list[tuple[str, str]] = []  # (host folder, resolved; where mounted)
+        self.covered: set[str] = set()
 
     def _parents(self, path: str) -> None:
         for parent in _ancestors(path):
@@ -224,8 +302,7 @@ class _Mounts:
         self._parents(target)
         self.args += ["--ro-bind", source, target]
         self.made.add(target)
-        if source == target:
-            self.shown.append(source)
+        self.sources.append((os.path.realpath(source), target))
 
     def symlink(self, link_target: str, path: str) -> None:
         self._parents(path)
@@ -238,20 +315,37 @@ class _Mounts:
         self.made.add(path)
 
     def scratch(self, path: str, megabytes: int) -> None:
-        """A writable folder in memory, private to the run."""
+        """A folder in memory, private to the run, that anyone in it may write to (as
+        ``/tmp`` is: sticky, mode 1777)."""
         self._parents(path)
-        self.args += ["--perms", "0755", "--size", str(megabytes << 20), "--tmpfs", path]
+        self.args += ["--perms", "1777", "--size", str(megabytes << 20), "--tmpfs", path]
         self.made.add(path)
 
     def hide(self, path: Path) -> None:
-        """Cover ``path`` if it lies inside something mounted (elsewhere it is not there)."""
-        inside = str(path)
-        if not any(inside == t or inside.startswith(t.rstrip("/") + "/") for t in self.shown):
-            return
-        if path.is_dir():
-            self.args += ["--perms", "0000", "--tmpfs", str(path)]
-        else:
-            self.args += ["--ro-bind", "/dev/null", str(path)]
+        """Cover ``path`` wherever a mount shows it: a tree mounted under two names (a
+        link and its target, as a virtual environment reached through a link is) shows
+        it twice. Elsewhere it is not there."""
+        real = os.path.realpath(path)
+        for source, target in self.sources:
+            if real != source and not real.startswith(source.rstrip("/") + "/"):
+                continue
+            alias = target.rstrip("/") + real[len(source.rstrip("/")) :]
+            if alias in self.covered:
+                continue
+            self.covered.add(alias)
+            if os.path.isdir(real):
+                self.args += ["--perms", "0000", "--tmpfs", alias]
+            else:
+                self.args += ["--ro-bind", "/dev/null", alias]
+
+    def aliases(self, path: Path) -> list[str]:
+        """Every path at which a run would find ``path`` if it were not covered."""
+        real = os.path.realpath(path)
+        return [
+            target.rstrip("/") + real[len(source.rstrip("/")) :]
+            for source, target in self.sources
+            if real == source or real.startswith(source.rstrip("/") + "/")
+        ]
 
 
 def _python_trees() -> list[str]:
@@ -268,12 +362,16 @@ def _python_trees() -> list[str]:
     return kept
 
 
-def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[Path]) -> list[str]:
-    """The bubblewrap prefix for a run in ``work`` (its only writable folder)."""
-    assert isolation.bwrap
+def _read_only_view(hidden: Sequence[Path]) -> _Mounts:
+    """What a namespace run sees of the machine: the system and Python, read-only, with
+    ``hidden`` covered under every name it is mounted at."""
     mounts = _Mounts()
     # First: whatever is mounted later under /tmp (a venv, the run's folder) goes on top.
     mounts.scratch("/tmp", TMP_MB)
+    # bubblewrap's own /dev (--dev) is there already; its shared memory folder is the
+    # run's own too (Python's multiprocessing keeps its semaphores there).
+    mounts.made.add("/dev")
+    mounts.scratch("/dev/shm", TMP_MB)
     for path in SYSTEM:
         if os.path.islink(path):
             mounts.symlink(os.readlink(path), path)
@@ -286,6 +384,18 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
         mounts.read_only(tree)
     for secret in hidden:
         mounts.hide(secret)
+    return mounts
+
+
+def sandbox_aliases(path: Path) -> list[str]:
+    """The names under which a namespace run would reach ``path`` (were it not hidden)."""
+    return _read_only_view(()).aliases(path)
+
+
+def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[Path]) -> list[str]:
+    """The bubblewrap prefix for a run in ``work`` (its only writable folder)."""
+    assert isolation.bwrap
+    mounts = _read_only_view(hidden)
     mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
     command = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net",
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",

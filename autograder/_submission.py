@@ -8,25 +8,25 @@ module only copies files and hands runs over.
 from __future__ import annotations
 
 import contextlib
-import functools
+import dataclasses
 import json
 import os
 import re
 import shutil
+import stat
 import sys
-import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ._answers import PolicyJudge
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
-from ._files import remove_tree
-from ._isolation import detect_isolation
+from ._isolation import check_hidden, detect_isolation
 from ._results import SubmissionResult, TestResult
-from ._run import clean_environment, run_limited
+from ._run import Run, clean_environment, run_limited
+from ._run_folder import run_folder, sized_folders
 from ._sandbox import Isolation, close_to_others, protected_paths
 from ._templates import program_name
 from ._texts import SHOWN_WRONG
@@ -40,7 +40,11 @@ __all__ = [
 ]
 
 HERE = Path(__file__).resolve().parent
-MAX_SUBMISSION_MB = 20  # a folder larger than this is not copied
+MAX_SUBMISSION_MB = 20  # a submission larger than this is not copied
+MAX_SUBMISSION_FILES = 500  # nor one of more files and folders
+# A run that timed out beside others with less CPU time than this share of its wall-clock
+# time may have been starved by them (without a control group): it is run again alone.
+STARVED = 0.8
 TIMEOUTS_BEFORE_GIVING_UP = 2
 IGNORED_NAMES = {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"}
 
@@ -119,30 +123,35 @@ def is_module_only(source: str, function: str) -> bool:
     return bool(defines) and "__main__" not in source
 
 
-RUN_PREFIX = "autograder-run-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # someone else's process: alive
-        return True
-    return True
-
-
-@functools.cache
-def _sweep_stale_runs() -> None:
-    """Remove the run folders of graders that were killed before they could (their names
-    carry the grader's pid), once per process."""
-    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
-        for entry in entries:
-            pid = entry.name[len(RUN_PREFIX) :].split("-", 1)[0]
-            if not entry.name.startswith(RUN_PREFIX) or not pid.isdigit():
-                continue
-            if not _alive(int(pid)) and entry.is_dir(follow_symlinks=False):
-                remove_tree(entry.path)
+def _run_once(
+    program: Path,
+    submission: Path,
+    case: TestCase,
+    limits: Limits,
+    isolation: Isolation,
+    hidden: Sequence[Path],
+) -> tuple[Run, Path]:
+    """One run of the program on ``case``'s board in a fresh folder of its own, removed
+    afterwards; the run, and the folder its traceback lines name."""
+    with run_folder(not sized_folders()) as (work, watch):
+        home = work / "submission"
+        home.mkdir()
+        board = work / "board.json"
+        board.write_text(json.dumps(case.board), encoding="utf-8")
+        copied = _copy_submission(submission, program, home)
+        source = copied.read_text(encoding="utf-8", errors="replace")
+        python = [sys.executable, "-E", "-s"]
+        entry = case.expected.format.module_entry
+        if entry is not None and is_module_only(source, entry.function):
+            runner = work / "grader_runner.py"
+            shutil.copyfile(HERE / entry.runner, runner)
+            argv = [*python, str(runner), str(copied), str(board)]
+        else:
+            argv = [*python, str(copied), str(board)]
+        run = run_limited(argv, copied.parent, clean_environment(work), limits,
+                          isolation=isolation, work=work, hidden=hidden,
+                          watch=watch)  # fmt: skip
+        return run, home
 
 
 def run_case(
@@ -159,31 +168,122 @@ def run_case(
     shown: int | None = SHOWN_WRONG,
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
-    ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it."""
-    _sweep_stale_runs()
-    work = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-"))
+    ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it.
+
+    Without a control group, a run that timed out beside other runs may have been starved
+    of CPU by them: if it used less CPU time than the wall clock gave it, it is run again
+    alone (``_TURNS``) before it is called a timeout, and the staff lines say so."""
+    isolation = isolation or Isolation("process")
+    with _TURNS.beside() as company:
+        run, home = _run_once(program, submission, case, limits, isolation, hidden)
+    note = ""
+    if _starved(run, isolation, company.others):
+        with _TURNS.alone():
+            first = run
+            run, home = _run_once(program, submission, case, limits, isolation, hidden)
+        note = (
+            f"timed out beside {company.others} other run(s) after {first.seconds:.1f} s with "
+            f"{first.cpu_seconds:.2f} s of CPU time: run again alone ({run.status})"
+        )
+    result = verdict(case, run, limits, assignment.value_tolerance, home, quote_output,
+                     policy=policy, policy_grading=assignment.policy_grading,
+                     shown=shown)  # fmt: skip
+    if note:
+        result = dataclasses.replace(result, staff=(note, *result.staff))
+    return result
+
+
+def _starved(run: Run, isolation: Isolation, others: int) -> bool:
+    """A wall-clock timeout that other runs may have caused: no control group gave this run
+    its CPU share, it had company, and it got less CPU time than it had time."""
+    if run.status != "timeout" or isolation.cgroups is not None or not others:
+        return False
+    return run.cpu_seconds < STARVED * run.seconds
+
+
+class _Company:
+    """How many other runs a run had beside it, at most, while it ran."""
+
+    def __init__(self) -> None:
+        self.others = 0
+
+
+class _Turns:
+    """Runs of this grader process: any number side by side, or one alone."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running: list[_Company] = []
+        self._alone = False
+        self._waiting = 0  # runs waiting to run alone: they go before any new run
+
+    @contextlib.contextmanager
+    def beside(self) -> Iterator[_Company]:
+        company = _Company()
+        with self._changed:
+            self._changed.wait_for(lambda: not self._alone and not self._waiting)
+            self._running.append(company)
+            for run in self._running:
+                run.others = max(run.others, len(self._running) - 1)
+        try:
+            yield company
+        finally:
+            with self._changed:
+                self._running.remove(company)
+                self._changed.notify_all()
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        with self._changed:
+            self._waiting += 1
+            self._changed.wait_for(lambda: not self._alone and not self._running)
+            self._waiting -= 1
+            self._alone = True
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._alone = False
+                self._changed.notify_all()
+
+
+_TURNS = _Turns()
+
+
+def submission_problem(submission: Path) -> str:
+    """Why ``submission`` is too large to copy for a run (``""``: it is not), found before
+    anything is read: at most ``MAX_SUBMISSION_MB`` and ``MAX_SUBMISSION_FILES`` entries,
+    counted only that far."""
+    limit = MAX_SUBMISSION_MB << 20
     try:
-        home = work / "submission"
-        home.mkdir()
-        board = work / "board.json"
-        board.write_text(json.dumps(case.board), encoding="utf-8")
-        copied = _copy_submission(submission, program, home)
-        source = copied.read_text(encoding="utf-8", errors="replace")
-        python = [sys.executable, "-E", "-s"]
-        entry = case.expected.format.module_entry
-        if entry is not None and is_module_only(source, entry.function):
-            runner = work / "grader_runner.py"
-            shutil.copyfile(HERE / entry.runner, runner)
-            argv = [*python, str(runner), str(copied), str(board)]
-        else:
-            argv = [*python, str(copied), str(board)]
-        run = run_limited(argv, copied.parent, clean_environment(work), limits,
-                          isolation=isolation, work=work, hidden=hidden)  # fmt: skip
-        return verdict(case, run, limits, assignment.value_tolerance, home, quote_output,
-                       policy=policy, policy_grading=assignment.policy_grading,
-                       shown=shown)  # fmt: skip
-    finally:
-        remove_tree(work)
+        info = submission.lstat()
+    except OSError as err:
+        return f"{submission.name}: cannot be read ({err.strerror})"
+    if not stat.S_ISDIR(info.st_mode):
+        if info.st_size > limit:
+            return f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB"
+        return ""
+    entries, size = 0, 0
+    pending = [os.fspath(submission)]
+    while pending:
+        with contextlib.suppress(OSError), os.scandir(pending.pop()) as found:
+            for entry in found:
+                if entry.name in IGNORED_NAMES:
+                    continue
+                entries += 1
+                if entries > MAX_SUBMISSION_FILES:
+                    return (
+                        f"{submission.name}: more than {MAX_SUBMISSION_FILES} files and "
+                        "folders; submit only the program and what it needs"
+                    )
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        size += entry.stat(follow_symlinks=False).st_size
+                if size > limit:
+                    return f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB"
+    return ""
 
 
 def grade_submission(
@@ -219,10 +319,13 @@ def grade_submission(
     hidden = protected_paths(*hidden)
     if isolation.level == "user":
         close_to_others(hidden)
+    check_hidden(isolation, hidden)
     student = student or submission.stem
     max_score = sum(c.points for c in cases)
     name, path = assignment.name, str(submission)
     try:
+        if too_large := submission_problem(submission):
+            raise SubmissionError(too_large)
         program = find_program(submission, assignment)
     except SubmissionError as err:
         return SubmissionResult.failed(student, path, name, max_score, str(err))

@@ -5,6 +5,7 @@ module, and it runs there on Python 3.10.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Iterable, Sequence
 
@@ -19,6 +20,8 @@ __all__ = [
     "STDERR_HEADING",
     "crash_reason",
     "exception_name",
+    "hidden_unreadable",
+    "hidden_warnings",
     "listing",
     "output_limit",
     "self_check_line",
@@ -34,6 +37,13 @@ STDERR_HEADING = "standard error (last lines):"
 NOT_YET = "not yet: fix what is listed above and run the check again."
 
 _EXCEPTION = re.compile(r"([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\b")
+# A program names its own exception classes, so on a hidden board only Python's own names
+# are repeated: anything else could spell out the board the program was handed.
+_BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
 
 
 def time_limit(seconds: float) -> str:
@@ -46,6 +56,14 @@ def cpu_limit(seconds: float) -> str:
 
 def output_limit(kilobytes: int) -> str:
     return f"printed more than {kilobytes} KB; stopped"
+
+
+def out_of_memory(megabytes: int) -> str:
+    return f"ran out of memory (limit {megabytes} MB)"
+
+
+def folder_limit(megabytes: int, files: int) -> str:
+    return f"wrote more than {megabytes} MB or {files} files into its folder; stopped"
 
 
 def unreadable(error: object) -> str:
@@ -68,10 +86,13 @@ def crash_reason(
     *,
     cpu_seconds: float | None = None,
     memory_mb: int | None = None,
+    hidden: bool = False,
 ) -> str:
     """Why a program that ran ended without an answer: the signal that killed it, else the
     exception it raised, else its exit status. ``cpu_seconds`` and ``memory_mb`` are the
-    limits it ran under, where there were any (not in a student's local check)."""
+    limits it ran under, where there were any (not in a student's local check). On a
+    ``hidden`` board the exit status is not given and an exception only when Python names
+    it: both are the program's to choose, so either could carry the board out."""
     if signal_name:
         why = {"SIGSEGV": " (a crash in native code, often memory)"}
         if cpu_seconds is not None:
@@ -80,10 +101,60 @@ def crash_reason(
         return f"killed by {signal_name}{why.get(signal_name, '')}"
     name = exception_name(stderr_lines)
     if name == "MemoryError" and memory_mb is not None:
-        return f"ran out of memory (limit {memory_mb} MB)"
+        return out_of_memory(memory_mb)
     if name == "NotImplementedError":
         return NOT_IMPLEMENTED
+    if hidden:
+        return "exited with an error" + (f" ({name})" if name in _BUILTIN_EXCEPTIONS else "")
     return f"exited with status {returncode}" + (f" ({name})" if name else "")
+
+
+# What a hidden board's feedback says of output it could not read, by the kind of error.
+# The parser's own messages name lines and squares, and where it stopped depends on the
+# board's size, so they are shown only when they hold no number at all.
+_HIDDEN_ERRORS = (
+    (("not on this board", "no entry for", "no row for", "is missing", "not one of",
+      "digits is not"), "the answer does not have exactly one entry for each square of this "
+     "board (the board file says how many squares there are)"),
+    (("appears twice", "printed again"), "part of the answer is printed twice"),
+    (("comes before",), "the parts of the answer are not in the order the handout prints them"),
+    (("not a number", "not a row"), "a line of the answer cannot be read as the handout shows it"),
+)  # fmt: skip
+_HIDDEN_ERROR = "the answer is not printed as the handout shows it"
+
+
+def hidden_unreadable(message: str) -> str:
+    """:func:`unreadable` for a hidden board: ``message`` (an output error's, without its
+    line) as it is when it holds no number, else only the kind of error."""
+    if not re.search(r"\d", message):
+        return unreadable(message)
+    for needles, said in _HIDDEN_ERRORS:
+        if any(needle in message for needle in needles):
+            return unreadable(said)
+    return unreadable(_HIDDEN_ERROR)
+
+
+def hidden_warnings(warnings: Iterable[str]) -> list[str]:
+    """The parser's ``warnings`` as a hidden board may give them: their kind only. Their
+    counts and line numbers are what a program prints (so it could spell out the board in
+    them: as many lines of chatter as the goal has squares) or where the grader found the
+    answer to end (the board's size)."""
+    said: list[str] = []
+    for warning in warnings:
+        where = re.search(r"\b(before|inside|after) the answer", warning)
+        if "CRLF" in warning:
+            kind = "the output has Windows (CRLF) line ends"
+        elif "not printed in board order" in warning:
+            kind = "squares are not printed in board order"
+        elif "blank line" in warning:
+            kind = "blank lines inside the answer"
+        elif warning.startswith("ignored") and where:
+            kind = f"ignored lines {where.group(1)} the answer"
+        else:
+            kind = "the output is not laid out exactly as the handout shows"
+        if kind not in said:
+            said.append(kind)
+    return said
 
 
 def entries_right(right: int, total: int) -> str:

@@ -4,7 +4,6 @@ student reads (and the lines only staff read)."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,14 +15,12 @@ from ._cases import TestCase
 from ._diagnose import diagnose, goal_value
 from ._formats import Printed
 from ._parse import OutputError, parse_output
+from ._plain import printable
 from ._results import TestResult, TestStatus
 from ._run import Run
+from ._run_folder import FOLDER_FILES, FOLDER_MB
 
 __all__ = ["grade_output", "printed_policy", "verdict"]
-
-# Control characters other than tab, shown escaped: feedback read in a terminal must not run
-# a program's escape sequences.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
@@ -31,27 +28,42 @@ def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
     if folder is not None:  # tracebacks name the temporary folder; the student's file is enough
         text = text.replace(f"{folder}/", "")
     lines = text.splitlines()[-_texts.STDERR_LINES :]
-    return [_CONTROL.sub(lambda m: repr(m.group())[1:-1], line) for line in lines]
+    return [printable(line) for line in lines]
 
 
-def _failed_run(run: Run, stderr: list[str], limits: Limits) -> tuple[TestStatus, str]:
+def _failed_run(
+    run: Run, stderr: list[str], limits: Limits, hidden: bool = False
+) -> tuple[TestStatus, str]:
     """``(status, one-line explanation)`` for a run that produced no usable output."""
+    if run.status == "memory-limit" or run.out_of_memory:
+        # Its control group's ceiling (shared memory counts too), whatever came after.
+        return "crashed", _texts.out_of_memory(limits.memory_mb)
     if run.status == "timeout":
         return "timeout", _texts.time_limit(limits.timeout)
     if run.status == "cpu-limit":
         return "timeout", _texts.cpu_limit(limits.cpu)
     if run.status == "output-limit":
         return "output-limit", _texts.output_limit(limits.output_kb)
+    if run.status == "folder-limit":
+        return "crashed", _texts.folder_limit(FOLDER_MB, FOLDER_FILES)
     reason = _texts.crash_reason(
         run.returncode or 0, run.signal_name, stderr,
-        cpu_seconds=limits.cpu, memory_mb=limits.memory_mb,
+        cpu_seconds=limits.cpu, memory_mb=limits.memory_mb, hidden=hidden,
     )  # fmt: skip
     return "crashed", reason
 
 
-def _policy_lines(cost: PolicyCost) -> list[str]:
+# Said of a printed action that is no choice of the game, where the action itself may not
+# be repeated: it is the program's text.
+_NOT_A_CHOICE = ("policy: an action printed is not one of the choices on its square, so the "
+                 "policy cannot be evaluated.")  # fmt: skip
+
+
+def _policy_lines(cost: PolicyCost, quote: bool = True) -> list[str]:
+    """What a visible board says of a printed policy's cost. ``quote`` false: nothing the
+    program printed (an action that is no choice) is repeated."""
     if cost.problem:
-        return [f"policy: {cost.problem}"]
+        return [f"policy: {cost.problem}" if quote else _NOT_A_CHOICE]
     unit = "value" if cost.maximize else "turns"
     if cost.cost is None:
         where = f" (it can get caught on {cost.stuck})" if cost.stuck else ""
@@ -60,6 +72,21 @@ def _policy_lines(cost: PolicyCost) -> list[str]:
     needs = "is worth" if cost.maximize else "needs"
     return [f"policy: your policy {needs} {cost.cost:.2f} {unit} from the start; "
             f"the best {needs} {cost.best:.2f}."]  # fmt: skip
+
+
+def _hidden_policy_lines(cost: PolicyCost, full_gap: float) -> list[str]:
+    """What a hidden board says of a printed policy: whether it is as good as the best,
+    worse, or never finishes, with no cost (the best one is an expected value of the board)
+    and no square."""
+    if cost.problem:
+        return [_NOT_A_CHOICE]
+    if cost.cost is None:
+        return ["policy: your policy never reaches the goal (it can get caught on a square "
+                "it leads to)."]  # fmt: skip
+    if cost.gap <= full_gap:
+        return ["policy: your policy is as good as the best from the start."]
+    worse = "is worth less" if cost.maximize else "needs more turns"
+    return [f"policy: your policy {worse} from the start than the best one."]
 
 
 def printed_policy(printed: Printed) -> dict[int, str]:
@@ -104,10 +131,20 @@ def verdict(
         return TestResult(case.name, case.title, score, case.points, case.visible, status,
                           right, total, seconds, tuple(feedback), staff, **seen)  # fmt: skip
 
+    # A program is handed its board, so whatever of the feedback it steers (which entries
+    # are wrong, what it prints, how it fails) could spell that board out. On a hidden board
+    # the student reads the count of right entries, the mistake named and the kind of
+    # failure; the staff lines keep the detail.
+    hidden = not case.visible
     if run.status != "exited" or run.returncode != 0:
         failed, why = _failed_run(run, stderr, limits)
+        if hidden:
+            said = _failed_run(run, stderr, limits, hidden=True)[1]
+            return result(
+                failed, [said], staff=staff_stderr if said == why else (why, *staff_stderr)
+            )
         feedback = [why]
-        if quote_output and case.visible and stderr and failed == "crashed":
+        if quote_output and stderr and failed == "crashed":
             feedback += [_texts.STDERR_HEADING, *stderr]
         return result(failed, feedback)
     text = run.stdout.decode("utf-8", errors="replace")
@@ -117,8 +154,12 @@ def verdict(
     try:
         printed = parse_output(text, case.expected, quote=quote)
     except OutputError as err:
-        why = _texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING
-        return result("unreadable", [why])
+        if not text.strip():
+            return result("unreadable", [_texts.PRINTED_NOTHING])
+        if hidden:
+            return result("unreadable", [_texts.hidden_unreadable(err.message)],
+                          staff=(_texts.unreadable(err), *staff_stderr))  # fmt: skip
+        return result("unreadable", [_texts.unreadable(err)])
     expected = case.expected
     found = diagnose(printed, expected, value_tolerance)
     marked = found.mark
@@ -139,25 +180,27 @@ def verdict(
     status: TestStatus = (
         "passed" if right == marked.total else "partial" if fraction > 0 else "wrong"
     )
-    feedback = [_texts.entries_right(right, marked.total)]
+    counts = _texts.entries_right(right, marked.total)
+    detail: list[str] = []
     if case.self_check is not None:
-        feedback.append(expected.format.self_check_line(case.self_check, printed.numbers))
-    feedback += found.lines
+        detail.append(expected.format.self_check_line(case.self_check, printed.numbers))
+    detail += found.lines
     if cost is not None:
-        feedback += _policy_lines(cost)
-    feedback += [f"warning: {w}" for w in printed.warnings]
+        # On a hidden board these lines go to the staff alone, who may read what was printed.
+        detail += _policy_lines(cost, quote or hidden)
+    detail += [f"warning: {w}" for w in printed.warnings]
     goal = goal_value(expected)
     listing = marked.listing(quote, shown if case.visible else _texts.SHOWN_WRONG, goal)
     if case.visible:
-        feedback += listing
+        feedback = [counts, *detail, *listing]
         staff: tuple[str, ...] = staff_stderr
     else:
-        labels = [w.label for w in marked.informative(goal)]
-        if labels:
-            shown_labels = labels[: _texts.SHOWN_WRONG]
-            more = " ..." if labels != shown_labels else ""
-            feedback.append("wrong: " + ", ".join(shown_labels) + more)
-        staff = tuple(listing) + staff_stderr
+        # No self-check (it is the board's own first value), no listing.
+        feedback = [counts, *found.hidden_lines]
+        if cost is not None:
+            feedback += _hidden_policy_lines(cost, policy_grading.full_gap)
+        feedback += [f"warning: {w}" for w in _texts.hidden_warnings(printed.warnings)]
+        staff = (*detail, *listing, *staff_stderr)
     convention = found.reading.name if found.reading is not None else ""
     return result(status, feedback, score=score, right=right, total=marked.total, staff=staff,
                   mistakes=found.mistakes, wrong=tuple(w.label for w in marked.wrong),

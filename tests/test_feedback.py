@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 
 from autograder import PolicyGrading, grade_output, load_assignment, policy_judge, render
+from autograder._run import Run
+from autograder._verdict import verdict
 from reference_solutions import ReferenceAnswers
 from reference_solutions._answer_key import answer_key
+from tests.autograder.test_hidden_boards import assert_says_nothing_of_its_board
 
 ANSWERS = ReferenceAnswers()
 
@@ -209,6 +213,108 @@ def test_a_policy_credit_setting_the_toml_does_not_know_is_refused(tmp_path, mon
     monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
     with pytest.raises(UsageError, match="policy_credit must be 'squares' or 'cost'"):
         load_assignment("classic")
+
+
+# --- hidden boards: the mistake, never the board ------------------------------------------
+
+
+ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_example_is_told_a_number_of_a_hidden_board(graded, assignment):
+    # Every example: right ones, each named mistake, a hard-coded answer (unreadable on
+    # boards of other sizes), a crash, one that never ends.
+    done = graded(assignment)
+    for result in done.results.values():
+        if result.status != "graded":
+            continue  # (a submission that could not be run at all has no boards)
+        for case, test in zip(done.cases, result.tests, strict=True):
+            if not case.visible:
+                assert_says_nothing_of_its_board(case, test.title, list(test.feedback),
+                                                 test.right, test.total)  # fmt: skip
+
+
+def test_a_hidden_board_says_a_value_iteration_stopped_early_but_not_after_how_many_sweeps(graded):
+    result = graded("classic").results["wrong_stopped_early"]
+    hidden = [t for t in result.tests if not t.visible and t.mistakes == ("stopped-early",)]
+    assert hidden
+    for test in hidden:
+        assert (
+            "stopped iterating before the values converged: every value is below the right "
+            "one, and more so far from the goal. Iterate until the largest change is below "
+            "1e-9." in test.feedback
+        )
+        assert any(re.search(r"about \d+ sweeps from 0", line) for line in test.staff)
+
+
+def test_a_hidden_board_names_the_wrong_token_tables_without_counting_squares(graded):
+    result = graded("token-boosted").results["wrong_tables_reversed"]
+    hidden = [t for t in result.tests if not t.visible]
+    assert hidden
+    for test in hidden:
+        tables = [line for line in test.feedback if line.startswith("tables: ")]
+        assert tables and "squares" not in tables[0], test.feedback
+        assert re.fullmatch(r"tables: (right with [\d, ]+ tokens; )?wrong with [\d ,tokens]+\.",
+                            tables[0])  # fmt: skip
+        assert any(re.search(r"tokens \(\d+ squares\)", line) for line in test.staff)
+
+
+def _hidden_aimed() -> tuple:
+    assignment = load_assignment("aimed")
+    case = next(c for c in answer_key("aimed") if c.name == "hidden-1")
+    return assignment, case, case.expected.answer, policy_judge(ANSWERS, assignment)
+
+
+def test_a_hidden_board_says_a_policy_is_caught_but_not_where():
+    assignment, case, answer, judge = _hidden_aimed()
+    goal = case.board["goal"]
+    # Aiming 6 from the last square moves 5, 6 or 7: always past the goal, so it stays.
+    actions = tuple("6" if s == goal - 1 else a for s, a in enumerate(answer.actions))
+    text = render(dataclasses.replace(answer, actions=actions))
+    result = grade_output(case, text, assignment, policy=judge)
+    policy = [line for line in result.feedback if line.startswith("policy:")]
+    assert policy == [
+        "policy: your policy never reaches the goal (it can get caught on a square it leads to)."
+    ]
+    assert f"(it can get caught on square {goal - 1})" in " ".join(result.staff)
+
+
+def test_a_hidden_board_says_a_policy_is_worse_but_not_by_how_many_turns():
+    assignment, case, answer, judge = _hidden_aimed()
+    actions = tuple("5" if 0 < s < 20 else a for s, a in enumerate(answer.actions))
+    text = render(dataclasses.replace(answer, actions=actions))
+    result = grade_output(case, text, assignment, policy=judge)
+    policy = [line for line in result.feedback if line.startswith("policy:")]
+    assert policy == ["policy: your policy needs more turns from the start than the best one."]
+    staff = next(line for line in result.staff if line.startswith("policy:"))
+    assert re.fullmatch(r"policy: your policy needs [\d.]+ turns from the start; the best "
+                        r"needs [\d.]+\.", staff)  # fmt: skip
+    same = grade_output(case, render(answer), assignment, policy=judge)
+    assert "policy: your policy is as good as the best from the start." in same.feedback
+
+
+def _acting(answer, square: int, action: str) -> str:
+    """``answer`` printed with ``action`` on ``square``."""
+    actions = tuple(action if s == square else a for s, a in enumerate(answer.actions))
+    return render(dataclasses.replace(answer, actions=actions))
+
+
+def test_an_action_that_is_no_choice_is_not_quoted_where_nothing_printed_may_be():
+    assignment, case, answer, judge = _hidden_aimed()
+    said = ("policy: an action printed is not one of the choices on its square, so the "
+            "policy cannot be evaluated.")  # fmt: skip
+    hidden = grade_output(case, _acting(answer, 7, "X-SECRET"), assignment, policy=judge)
+    assert said in hidden.feedback and "X-SECRET" not in " ".join(hidden.feedback)
+    # A visible board read without quoting (the process level on Gradescope) says the same.
+    public = answer_key("aimed", hidden=False)[0]
+    text = _acting(public.expected.answer, 7, "X-SECRET")
+    run = Run("exited", 0, text.encode(), b"", 0.0)
+    unquoted = verdict(public, run, assignment.limits, assignment.value_tolerance, Path("."),
+                       quote_output=False, policy=judge)  # fmt: skip
+    assert said in unquoted.feedback and "X-SECRET" not in " ".join(unquoted.feedback)
+    quoted = grade_output(public, text, assignment, policy=judge)
+    assert "policy: 'X-SECRET' is not a choice on square 7" in " ".join(quoted.feedback)
 
 
 # --- the local check names the mistake too -------------------------------------------------

@@ -5,8 +5,9 @@ re-executes itself with the token in its command line (``ps`` shows it).
 
 The grader must grade the program's own exit as usual (it prints nothing: ``unreadable``,
 score 0) and the grandchild must be dead when grading returns: at ``namespace`` the pid
-namespace dies with the run, at ``user`` every process of the lent uid is killed. At the
-``process`` level it survives (not protected there)."""
+namespace dies with the run, at ``user`` every process of the lent uid is killed, and at
+any level a run's control group is killed whole. At the ``process`` level without one it
+survives (not protected there)."""
 
 import json
 import os

@@ -139,7 +139,7 @@ def test_what_a_program_prints_on_a_hidden_board_is_never_quoted_back(tmp_path):
     assert any("ECHO" in line for line in public.feedback)
     for test in hidden:
         assert not any("ECHO" in line or "jumps" in line for line in test.feedback), test.name
-        assert any("ignored 1 line before the answer (line 1)" in line for line in test.feedback)
+        assert "warning: ignored lines before the answer" in test.feedback
 
 
 def test_resume_accepts_its_own_answer_key_whatever_the_hash_seed(tmp_path):

@@ -154,7 +154,8 @@ def test_another_students_program_loses_points_and_sees_its_prints_on_its_own_bo
         assert test["visibility"] == "after_due_date"
         assert MARKER not in test["output"] and ": printed " not in test["output"]
     read = [t["output"] for t in others if "entries right" in t["output"]]
-    assert read and all("ignored 1 line before the answer (line 1)\n" in o for o in read)
+    # (Nor how many lines it printed before the answer: a count a program chooses.)
+    assert read and all("warning: ignored lines before the answer" in o.splitlines() for o in read)
     assert MARKER not in results["output"]
 
 
@@ -166,9 +167,8 @@ def test_a_crash_shows_its_standard_error_on_the_visible_board_only(variants, ar
     own, *others = results["tests"]
     assert "exited with status 3" in own["output"]
     assert f"standard error (last lines):\n{MARKER}" in own["output"]
-    for test in others:
-        assert "exited with status 3" in test["output"]
-        assert MARKER not in test["output"] and "standard error" not in test["output"]
+    for test in others:  # (the exit status is the program's to choose: not on hidden boards)
+        assert test["output"] == "exited with an error"
 
 
 def test_at_the_process_level_nothing_printed_is_quoted_back(tmp_path):

