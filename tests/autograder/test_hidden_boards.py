@@ -32,7 +32,7 @@ CONFIG_LINE = "CONFIG = {}  # the test writes its settings here"
 ASSIGNMENT = load_assignment("classic")
 CASES = answer_key("classic", hidden=True)
 ANSWERS = ReferenceAnswers()
-# The graded entries of a classic board: the first value and squares 1 .. goal - 1.
+# A printed value is right within the tolerance (and a hair, for binary rounding).
 TOLERANCE = ASSIGNMENT.value_tolerance + 1e-9
 
 
@@ -138,7 +138,8 @@ def test_spoiled_jump_squares_are_counted_but_never_named(graded):
     assert named and named <= set(starts)
     for case, test in hidden(result):
         goal, jumps = case.board["goal"], case.board["jumps"]
-        # Every graded entry is right but the jump squares, each spoiled by 50 turns.
+        # The graded entries are the first value and squares 1 .. goal - 1: all right but
+        # the jump squares, each spoiled by 50 turns.
         assert (test.right, test.total) == (goal - len(jumps), goal), case.name
         assert test.status == ("passed" if not jumps else "partial")
         assert_says_nothing_of_its_board(case, test.title, list(test.feedback),
