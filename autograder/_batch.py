@@ -19,7 +19,7 @@ from ._cases import TestCase
 from ._errors import UsageError
 from ._files import remove_temporaries, sync_folder, write_atomic
 from ._isolation import detect_isolation
-from ._lms import Submission, find_submissions
+from ._lms import Submission, find_submissions, unused_label
 from ._manifest import Manifest
 from ._reports import summary_text, write_reports
 from ._results import SubmissionResult
@@ -240,17 +240,7 @@ def _distinct_rows(work: list[_Work]) -> list[_Work]:
     (possible only when names were chosen to) gets a suffix rather than replacing the
     student's row in the gradebook, or being taken for it by --resume."""
     taken = {w.student for w in work if not w.refused}
-    kept: list[_Work] = []
-    for w in work:
-        if w.refused:
-            label, n = w.student, 1
-            while label in taken:
-                n += 1
-                label = f"{w.student} #{n}"
-            taken.add(label)
-            w = replace(w, student=label)
-        kept.append(w)
-    return kept
+    return [replace(w, student=unused_label(w.student, taken)) if w.refused else w for w in work]
 
 
 def _read_meta(meta: Path) -> dict | None:

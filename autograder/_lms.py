@@ -249,20 +249,23 @@ def _formats(student: str, group: list[Submission]) -> Submission:
     return Submission(student, first.path, problem=problem)
 
 
+def unused_label(label: str, taken: set[str]) -> str:
+    """``label``, else ``label #2``, ``label #3``...: the first not in ``taken``, which it
+    joins (an error row's label never takes a student's id)."""
+    found, n = label, 1
+    while found in taken:
+        n += 1
+        found = f"{label} #{n}"
+    taken.add(found)
+    return found
+
+
 def _distinct_labels(submissions: list[Submission]) -> list[Submission]:
     """Every row its own key: an error row's label never takes a student's id."""
     taken = {s.student for s in submissions if not s.problem}
-    kept: list[Submission] = []
-    for s in submissions:
-        if s.problem:
-            label, n = s.student, 1
-            while label in taken:
-                n += 1
-                label = f"{s.student} #{n}"
-            taken.add(label)
-            s = replace(s, student=label)
-        kept.append(s)
-    return kept
+    return [
+        replace(s, student=unused_label(s.student, taken)) if s.problem else s for s in submissions
+    ]
 
 
 def find_submissions(

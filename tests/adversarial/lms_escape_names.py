@@ -9,11 +9,8 @@ The grader must grade each as its name says and show every one of those characte
 escaped (``\\x1b``), never raw, in the summary, the command's output, grades.csv and the
 feedback files; a name that is not UTF-8 must not stop the reports being written."""
 
-import json
-import sys
-
-# Each name this program is uploaded under, and where the grader must file it: under the
-# attacker's own id, or ("") as an error row that gives it to no one.
+# Each name the program (lms_sabotage.py) is uploaded under, and where the grader must
+# file it: under the attacker's own id, or ("") as an error row that gives it to no one.
 NAMES = {
     # Two attempts of one student: the older is named in a note.
     "HW3_mallory_attempt_2026-11-20-10-00-00_\x1b]0;pwned\x07.py": "mallory",
@@ -24,32 +21,3 @@ NAMES = {
     "\x1b[8mhidden\x9b31m.py": "\x1b[8mhidden\x9b31m",
     "\u202eyp.nohtyp\udcff.py": "\u202eyp.nohtyp\udcff",
 }
-
-
-def expected_turns(goal, jumps):
-    """Plausible and wrong: a spin that passes the goal wins (the rules say it stays)."""
-    values = [0.0] * (goal + 1)
-    change = 1.0
-    while change > 1e-10:
-        change = 0.0
-        for i in range(goal - 1, -1, -1):
-            ends = [min(i + spin, goal) for spin in range(1, 7)]
-            new = 1 + sum(values[jumps.get(end, end)] for end in ends) / 6
-            change, values[i] = max(change, abs(new - values[i])), new
-    return values
-
-
-def main(argv):
-    with open(argv[1], encoding="utf-8") as file:
-        board = json.load(file)
-    goal, jumps = board["goal"], {start: end for start, end in board["jumps"]}
-    values = expected_turns(goal, jumps)
-    print("Expected turns per game: %.2f" % values[0])
-    print("Expected turns remaining by position:")
-    rows = [list(range(10 * r + 1, 10 * r + 11)) for r in range(goal // 10)]
-    for r, row in reversed(list(enumerate(rows))):
-        print("".join("%3d: %5.2f " % (i, values[i]) for i in (row if r % 2 == 0 else row[::-1])))
-
-
-if __name__ == "__main__":
-    main(sys.argv)

@@ -21,6 +21,7 @@ from autograder import TestCase as Case  # (named apart, so that pytest collects
 from autograder import TestResult as Outcome
 from autograder._reports import feedback_text
 from reference_solutions import ReferenceAnswers, answer_key
+from tests.autograder.test_adversarial import program
 from tests.independent import jump_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,20 +29,11 @@ CORPUS = ROOT / "tests" / "adversarial"
 # The corpus programs this work adds: the hidden-board attacks graded here, and wide_tree,
 # graded in tests/autograder/test_files.py.
 HIDDEN_CORPUS = ("hidden_echo", "hidden_spoil", "wide_tree")
-CONFIG_LINE = "CONFIG = {}  # the test writes its settings here"
 ASSIGNMENT = load_assignment("classic")
 CASES = answer_key("classic", hidden=True)
 ANSWERS = ReferenceAnswers()
 # A printed value is right within the tolerance (and a hair, for binary rounding).
 TOLERANCE = ASSIGNMENT.value_tolerance + 1e-9
-
-
-def program(name: str, **config: object) -> str:
-    text = (CORPUS / f"{name}.py").read_text()
-    if config:
-        assert text.count(CONFIG_LINE) == 1, f"{name} takes no CONFIG"
-        text = text.replace(CONFIG_LINE, f"CONFIG = {config!r}")
-    return text
 
 
 @pytest.fixture(scope="module")

@@ -38,6 +38,7 @@ LMS_CORPUS = (
     "lms_escape_names",
     "lms_manifest_email",
     "lms_moodle",
+    "lms_sabotage",
     "sheet_formulas",
 )
 ANSWERS = ReferenceAnswers()
@@ -70,11 +71,13 @@ RAW = re.compile(
 
 
 def corpus(stem: str) -> tuple[str, dict[str, str]]:
-    """Corpus program ``stem`` and its ``NAMES``."""
+    """The program attack ``stem`` uploads (``lms_sabotage.py``, after the attack's own
+    text, which says what it tries) and its ``NAMES``."""
     text = (CORPUS / f"{stem}.py").read_text()
+    program = text + "\n" + (CORPUS / "lms_sabotage.py").read_text()
     for node in ast.parse(text).body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "NAMES":
-            return text, ast.literal_eval(node.value)
+            return program, ast.literal_eval(node.value)
     raise AssertionError(f"{stem} has no NAMES")
 
 
