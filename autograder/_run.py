@@ -132,6 +132,9 @@ def run_limited(
         if uid is not None:
             hand_over(work, uid)
             stack.callback(kill_user, uid, work)
+            # RLIMIT_NPROC counts the uid's zombies too: an earlier run's processes, killed
+            # but not yet reaped by whoever adopted them, must not shrink this run's share.
+            payload["nproc"] = limits.processes + len(processes_of(uid, zombies=True))
         elif os.getuid() != 0:
             # RLIMIT_NPROC counts all of this user's processes, not just the run's.
             payload["nproc"] = limits.processes + len(processes_of(os.getuid(), zombies=True))

@@ -525,3 +525,33 @@ def test_honest_students_keep_full_marks_beside_every_attack(world, correct_outp
         result = graded[student]
         assert (result.status, result.score) == ("graded", POINTS), result.tests
     assert not stray_processes(world.token)
+
+
+def test_zombies_of_an_earlier_run_do_not_shrink_the_next_runs_process_cap(world, as_level):
+    """Processes of a lent uid killed at the end of a run may wait a while to be reaped by
+    whoever adopted them; the kernel counts them in the uid's process limit, so the next
+    run of that uid (another student's) gets that many more. Here the test holds forty
+    zombies of the uid the next run is lent."""
+    if os.geteuid() != 0:
+        pytest.skip("lending uids needs root")
+    from autograder._sandbox import FIRST_UID, processes_of
+
+    isolation = level("user", cgroups=False)
+    as_level("user")
+    if processes_of(FIRST_UID, zombies=True):
+        pytest.skip(f"uid {FIRST_UID} is in use here")
+    zombies = []
+    for _ in range(40):
+        pid = os.fork()
+        if pid == 0:
+            os.setgid(FIRST_UID)
+            os.setuid(FIRST_UID)
+            os._exit(0)
+        zombies.append(pid)
+    try:
+        path = world.attack("cpu_hog", token=world.token, detach=False, spinners=50)
+        result = grade_file(path, isolation, limits=ASSIGNMENT.limits.with_timeout(2))
+        assert report(result.tests[0].staff)["spinners"] == 50
+    finally:
+        for pid in zombies:
+            os.waitpid(pid, 0)
