@@ -1,5 +1,6 @@
 """Attempt: a fork bomb. Every process forks again and again; a refused fork is retried.
-The first process reports, on standard error, the most processes of its uid it ever saw.
+The first process reports, on standard error, the most live processes of its uid it ever
+saw.
 
 The grader must hold it at the process limit (``Limits.processes``: forks beyond it fail),
 stop it at the time limit (status ``timeout``, score 0) and leave no process behind. (At the
@@ -16,11 +17,15 @@ uid = os.getuid()
 
 
 def mine() -> int:
+    """Live processes of this uid (zombies of an earlier run, dead already, not counted)."""
     count = 0
     for name in os.listdir("/proc"):
         if name.isdigit():
-            with contextlib.suppress(OSError):
-                count += os.stat(f"/proc/{name}").st_uid == uid
+            with contextlib.suppress(OSError, IndexError):
+                if os.stat(f"/proc/{name}").st_uid != uid:
+                    continue
+                with open(f"/proc/{name}/stat", "rb") as file:
+                    count += file.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
     return count
 
 
