@@ -118,31 +118,46 @@ _held_lock = threading.Lock()
 
 @contextlib.contextmanager
 def lent_uid() -> Iterator[int]:
-    """A uid no other run (in this or another grader process) is using, for one run."""
+    """A uid no other run (in this or another grader process) is using, for one run: one
+    with no processes left, zombies included, if there is one."""
     folder = _lock_folder()
-    for k in range(UIDS):
-        uid = FIRST_UID + k
-        with _held_lock:
-            if uid in _held:
+    for clean in (True, False):
+        for k in range(UIDS):
+            uid = FIRST_UID + k
+            with _held_lock:
+                if uid in _held:
+                    continue
+                _held.add(uid)
+            handle = os.open(folder / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                usable = False
+            else:
+                # A grader killed in mid-run could not clean up after this uid: do it now.
+                # Killed processes not reaped yet by whoever adopted them still count in
+                # its process limit (run_limited adds them) and would stop counting if
+                # reaped in mid-run: a uid without any is better.
+                try:
+                    kill_user(uid)
+                    usable = not clean or not processes_of(uid, zombies=True)
+                except BaseException:
+                    os.close(handle)
+                    with _held_lock:
+                        _held.discard(uid)
+                    raise
+            if not usable:
+                os.close(handle)
+                with _held_lock:
+                    _held.discard(uid)
                 continue
-            _held.add(uid)
-        handle = os.open(folder / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(handle)
-            with _held_lock:
-                _held.discard(uid)
-            continue
-        try:
-            # A grader killed in mid-run could not clean up after this uid: do it now.
-            kill_user(uid)
-            yield uid
-        finally:
-            os.close(handle)
-            with _held_lock:
-                _held.discard(uid)
-        return
+            try:
+                yield uid
+            finally:
+                os.close(handle)
+                with _held_lock:
+                    _held.discard(uid)
+            return
     raise UsageError("isolation", f"all {UIDS} run uids from {FIRST_UID} are in use")
 
 

@@ -529,23 +529,23 @@ def test_honest_students_keep_full_marks_beside_every_attack(world, correct_outp
 
 def test_zombies_of_an_earlier_run_do_not_shrink_the_next_runs_process_cap(world, as_level):
     """Processes of a lent uid killed at the end of a run may wait a while to be reaped by
-    whoever adopted them; the kernel counts them in the uid's process limit, so the next
-    run of that uid (another student's) gets that many more. Here the test holds forty
-    zombies of the uid the next run is lent."""
+    whoever adopted them, and the kernel counts them in the uid's process limit: the next
+    run (another student's) must still get its whole cap. Here the test holds forty
+    zombies of the first uid the grader lends (which it now passes over)."""
     if os.geteuid() != 0:
         pytest.skip("lending uids needs root")
-    from autograder._sandbox import FIRST_UID, processes_of
+    from autograder._sandbox import FIRST_UID, UIDS, processes_of
 
     isolation = level("user", cgroups=False)
     as_level("user")
-    if processes_of(FIRST_UID, zombies=True):
-        pytest.skip(f"uid {FIRST_UID} is in use here")
+    # The uid the grader would lend next: the first with nothing left of earlier runs.
+    uid = next(u for u in range(FIRST_UID, FIRST_UID + UIDS) if not processes_of(u, zombies=True))
     zombies = []
     for _ in range(40):
         pid = os.fork()
         if pid == 0:
-            os.setgid(FIRST_UID)
-            os.setuid(FIRST_UID)
+            os.setgid(uid)
+            os.setuid(uid)
             os._exit(0)
         zombies.append(pid)
     try:
