@@ -33,12 +33,12 @@ import itertools
 import os
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["CONTROLLERS", "Cgroups", "RunGroup", "detect_cgroups"]
+__all__ = ["CONTROLLERS", "Cgroups", "RunGroup", "detect_cgroups", "kill_until_gone"]
 
 Controller = Literal["cpu", "memory", "pids"]
 CONTROLLERS: tuple[Controller, ...] = ("cpu", "memory", "pids")
@@ -260,8 +260,14 @@ def _kill_members(folder: Path, seconds: float = 10.0) -> None:
     if kill.exists():
         with contextlib.suppress(OSError):
             _write(kill, "1")
+    kill_until_gone(lambda: _members(folder), seconds)
+
+
+def kill_until_gone(find: Callable[[], list[int]], seconds: float = 10.0) -> None:
+    """SIGKILL every process ``find`` lists, and look again, until it lists none (or
+    ``seconds`` have gone): a process may fork while the signals go round."""
     deadline = time.monotonic() + seconds
-    while (pids := _members(folder)) and time.monotonic() < deadline:
+    while (pids := find()) and time.monotonic() < deadline:
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)

@@ -18,6 +18,7 @@ __all__ = [
     "remove_tree",
     "sync_folder",
     "tree_files",
+    "tree_size",
     "write_atomic",
     "write_zip",
 ]
@@ -222,3 +223,35 @@ def remove_tree(folder: str | Path) -> None:
         os.close(here)
     with contextlib.suppress(OSError):
         os.rmdir(top)
+
+
+def tree_size(
+    folder: str | Path,
+    *,
+    entries: int,
+    size: int,
+    skip: frozenset[str] = frozenset(),
+    allocated: bool = False,
+) -> tuple[int, int]:
+    """How many entries (files and folders) and bytes lie under ``folder``, counted only
+    until either passes its cap (``entries``, ``size``): what a program left can be far
+    more than is worth counting. Names in ``skip`` are not counted, nor what is in them;
+    ``allocated`` counts the blocks a file takes rather than its length. Never follows
+    links."""
+    count = total = 0
+    pending = [os.fspath(folder)]
+    while pending:
+        with contextlib.suppress(OSError), os.scandir(pending.pop()) as found:
+            for entry in found:
+                if entry.name in skip:
+                    continue
+                count += 1
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif allocated or entry.is_file(follow_symlinks=False):
+                        info = entry.stat(follow_symlinks=False)
+                        total += info.st_blocks * 512 if allocated else info.st_size
+                if count > entries or total > size:
+                    return count, total
+    return count, total

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ._files import remove_tree
+from ._files import remove_tree, tree_size
 
 __all__ = ["FOLDER_FILES", "FOLDER_MB", "RUN_PREFIX", "run_folder", "sized_folders"]
 
@@ -66,20 +66,9 @@ def measure(folder: Path) -> Callable[[], bool]:
     there, so one look costs at most ``FOLDER_FILES`` entries."""
 
     def over() -> bool:
-        entries, size = 0, 0
-        pending = [os.fspath(folder)]
-        while pending:
-            with contextlib.suppress(OSError), os.scandir(pending.pop()) as found:
-                for entry in found:
-                    entries += 1
-                    with contextlib.suppress(OSError):
-                        if entry.is_dir(follow_symlinks=False):
-                            pending.append(entry.path)
-                        else:
-                            size += entry.stat(follow_symlinks=False).st_blocks * 512
-                    if entries > FOLDER_FILES or size > FOLDER_MB << 20:
-                        return True
-        return False
+        found, size = tree_size(folder, entries=FOLDER_FILES, size=FOLDER_MB << 20,
+                                allocated=True)  # fmt: skip
+        return found > FOLDER_FILES or size > FOLDER_MB << 20
 
     return over
 

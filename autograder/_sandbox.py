@@ -24,20 +24,18 @@ import contextlib
 import fcntl
 import functools
 import os
-import signal
 import stat
 import sys
 import sysconfig
 import tempfile
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
 from ._assignments import assignments_dir
-from ._cgroups import Cgroups
+from ._cgroups import Cgroups, kill_until_gone
 from ._errors import UsageError
 from ._files import remove_tree
 
@@ -251,15 +249,7 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
     remove what it left in the places any user may write to and its IPC objects, so the
     next run with this uid starts clean (all but ``keep``, the run's own folder, which its
     caller removes). Called when a uid is lent and when it is handed back."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        pids = processes_of(uid)
-        if not pids:
-            break
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.005)
+    kill_until_gone(lambda: processes_of(uid))
     for shared in world_writable():
         with contextlib.suppress(OSError), os.scandir(shared) as entries:
             for entry in entries:

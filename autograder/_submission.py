@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import re
 import shutil
 import stat
@@ -23,6 +22,7 @@ from pathlib import Path
 from ._answers import PolicyJudge
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
+from ._files import tree_size
 from ._isolation import check_hidden, detect_isolation
 from ._results import SubmissionResult, TestResult
 from ._run import Run, clean_environment, run_limited
@@ -263,26 +263,15 @@ def submission_problem(submission: Path) -> str:
         if info.st_size > limit:
             return f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB"
         return ""
-    entries, size = 0, 0
-    pending = [os.fspath(submission)]
-    while pending:
-        with contextlib.suppress(OSError), os.scandir(pending.pop()) as found:
-            for entry in found:
-                if entry.name in IGNORED_NAMES:
-                    continue
-                entries += 1
-                if entries > MAX_SUBMISSION_FILES:
-                    return (
-                        f"{submission.name}: more than {MAX_SUBMISSION_FILES} files and "
-                        "folders; submit only the program and what it needs"
-                    )
-                with contextlib.suppress(OSError):
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append(entry.path)
-                    elif entry.is_file(follow_symlinks=False):
-                        size += entry.stat(follow_symlinks=False).st_size
-                if size > limit:
-                    return f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB"
+    entries, size = tree_size(submission, entries=MAX_SUBMISSION_FILES, size=limit,
+                              skip=frozenset(IGNORED_NAMES))  # fmt: skip
+    if entries > MAX_SUBMISSION_FILES:
+        return (
+            f"{submission.name}: more than {MAX_SUBMISSION_FILES} files and folders; "
+            "submit only the program and what it needs"
+        )
+    if size > limit:
+        return f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB"
     return ""
 
 
