@@ -43,11 +43,12 @@ from ._boards import (
 )
 from ._bundles import VariantsReport, make_variants
 from ._cases import Expected, TestCase, Variation
-from ._check import check_submission, check_text
+from ._check import check_html, check_submission, check_text
 from ._demo import demo_text
 from ._diagnose import Diagnosis, diagnose
 from ._errors import BoardError, GoalUnreachable, UsageError
 from ._examples import render_examples
+from ._files import write_atomic
 from ._formats import (
     OutputFormat,
     board_rows,
@@ -58,6 +59,7 @@ from ._formats import (
     render,
 )
 from ._gradescope import VISIBILITIES, build_gradescope, run_gradescope
+from ._html import batch_html, submission_html, write_html_reports
 from ._isolation import detect_isolation
 from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
@@ -124,9 +126,11 @@ __all__ = [
     "Variation",
     "assignment_names",
     "assignments_dir",
+    "batch_html",
     "board_family",
     "board_rows",
     "build_gradescope",
+    "check_html",
     "check_submission",
     "check_text",
     "demo_text",
@@ -161,6 +165,9 @@ __all__ = [
     "render_program",
     "run_gradescope",
     "standard_board",
+    "submission_html",
     "with_own_board",
+    "write_atomic",
+    "write_html_reports",
     "write_manifest",
 ]

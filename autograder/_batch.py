@@ -15,9 +15,10 @@ from typing import TextIO
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import Assignment, Limits, load_assignment
-from ._cases import TestCase
+from ._cases import TestCase, mistake_words
 from ._errors import UsageError
 from ._files import remove_temporaries, sync_folder, write_atomic
+from ._html import write_html_reports
 from ._isolation import detect_isolation
 from ._lms import Submission, find_submissions, unused_label
 from ._manifest import Manifest
@@ -46,16 +47,6 @@ class Batch:
 
     def summary(self) -> str:
         return summary_text(self.results, self.notes, self.mistakes)
-
-
-def mistake_words(cases: Sequence[TestCase]) -> dict[str, str]:
-    """The plain words of every named mistake of ``cases`` (``Expected.mistakes``; the
-    first case's words win), for the reports. (The reports know the generic diagnoses.)"""
-    words: dict[str, str] = {}
-    for case in cases:
-        for mistake in case.expected.mistakes:
-            words.setdefault(mistake.name, mistake.says)
-    return words
 
 
 def _fingerprint(
@@ -400,5 +391,8 @@ def grade_folder(
     # while writing them is repaired by --resume, which grades nothing and writes them again.
     # A student's own board (with a manifest) names the same mistakes as the shared boards.
     words = mistake_words(cases)
+    # The pages first: the text reports end with the gradebook, the sign that all is there.
+    (out / "feedback").mkdir(exist_ok=True)
+    notes += write_html_reports(out, ordered, assignment, words)
     notes += write_reports(out, ordered, assignment.title, words)
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

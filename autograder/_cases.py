@@ -7,13 +7,14 @@ nothing here solves a game. Standard library only: a student bundle carries this
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._answer import Answer, Entry
 from ._formats import OutputFormat, output_format
 
-__all__ = ["Expected", "TestCase", "Variation"]
+__all__ = ["Expected", "TestCase", "Variation", "mistake_words"]
 
 
 @dataclass(frozen=True)
@@ -230,3 +231,13 @@ def _tuples(values: Any) -> Any:
     if isinstance(values, bool) or not isinstance(values, int | float):
         raise TypeError(f"{values!r} is not a number")
     return float(values)
+
+
+def mistake_words(cases: Sequence[TestCase]) -> dict[str, str]:
+    """The plain words of every named mistake of ``cases`` (``Expected.mistakes``; the
+    first case's words win), for the reports. (The reports know the generic diagnoses.)"""
+    words: dict[str, str] = {}
+    for case in cases:
+        for mistake in case.expected.mistakes:
+            words.setdefault(mistake.name, mistake.says)
+    return words

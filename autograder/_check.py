@@ -8,12 +8,14 @@ from pathlib import Path
 from . import _texts
 from ._answers import AnswerSource, policy_judge
 from ._assignments import load_assignment
+from ._cases import mistake_words
 from ._errors import UsageError
+from ._html import submission_html
 from ._reports import feedback_text
 from ._results import SubmissionResult
 from ._submission import grade_submission
 
-__all__ = ["check_submission", "check_text"]
+__all__ = ["check_html", "check_submission", "check_text"]
 
 
 def check_submission(
@@ -47,3 +49,10 @@ def check_text(result: SubmissionResult) -> str:
     title = load_assignment(result.assignment).title
     verdict = _texts.PUBLIC_PASS if result.passed else _texts.NOT_YET
     return feedback_text(result, title) + "\n" + verdict + "\n"
+
+
+def check_html(result: SubmissionResult, answers: AnswerSource) -> str:
+    """The same feedback as a page: the public board painted square by square."""
+    assignment = load_assignment(result.assignment)
+    words = mistake_words(answers.cases(assignment, hidden=False))
+    return submission_html(result, assignment, words)

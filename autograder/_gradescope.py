@@ -10,6 +10,7 @@ in a test.
 
 from __future__ import annotations
 
+import html
 import json
 import stat
 import sys
@@ -21,8 +22,10 @@ from typing import Any
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import load_assignment
+from ._cases import mistake_words
 from ._errors import UsageError
 from ._files import remove_temporaries, tree_files, write_atomic, write_zip
+from ._html import submission_fragment
 from ._isolation import detect_isolation
 from ._manifest import load_manifest
 from ._results import SubmissionResult
@@ -115,11 +118,12 @@ def _who(user: dict[str, Any]) -> list[str]:
 
 
 def gradescope_results(
-    result: SubmissionResult, hidden_visibility: str, note: str = ""
+    result: SubmissionResult, hidden_visibility: str, note: str = "", page: str = ""
 ) -> dict[str, Any]:
     """``results.json`` for Gradescope: one test per board. Hidden boards show at
     ``hidden_visibility``; only a visible board's output may hold what the program printed
-    (as ``run_gradescope`` grades it)."""
+    (as ``run_gradescope`` grades it). ``page``: the HTML report (``submission_fragment``),
+    shown above the tests; each test's output stays text."""
     tests = []
     for test in result.tests:
         tests.append(
@@ -129,6 +133,7 @@ def gradescope_results(
                 "max_score": test.max_score,
                 "status": "passed" if test.status == "passed" else "failed",
                 "output": "\n".join(test.feedback),
+                "output_format": "text",
                 "visibility": "visible" if test.visible else hidden_visibility,
             }
         )
@@ -137,7 +142,7 @@ def gradescope_results(
     if result.tests:
         right = sum(t.status == "passed" for t in result.tests)
         lines.append(f"{right} of {len(result.tests)} boards fully right.")
-    return {
+    results: dict[str, Any] = {
         "score": result.score,
         "output": "\n".join(lines),
         "visibility": "visible",
@@ -145,6 +150,10 @@ def gradescope_results(
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+    if page:
+        said = "".join(f"<p>{html.escape(line)}</p>\n" for line in lines)
+        results.update(output=said + page, output_format="html")
+    return results
 
 
 def _staff_log(result: SubmissionResult) -> None:
@@ -240,6 +249,9 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
         policy=policy_judge(answers, assignment),
     )  # fmt: skip
     _staff_log(result)
-    results = gradescope_results(result, config.get("hidden_visibility", "after_due_date"), note)
+    page = submission_fragment(result, assignment, mistake_words(cases))
+    results = gradescope_results(
+        result, config.get("hidden_visibility", "after_due_date"), note, page
+    )
     results["extra_data"] = {"isolation": result.isolation}
     return results

@@ -28,6 +28,7 @@ __all__ = [
     "histogram",
     "mistakes_text",
     "safe_name",
+    "score_buckets",
     "summary_text",
     "tally_mistakes",
     "write_reports",
@@ -75,12 +76,18 @@ def feedback_text(result: SubmissionResult, title: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def histogram(scores: Sequence[float], maximum: float, width: int = 40) -> list[str]:
-    """Counts per tenth of the maximum score, the last bucket being full marks."""
+def score_buckets(scores: Sequence[float], maximum: float) -> list[int]:
+    """Counts per tenth of the maximum score (0-9%, ..., 90-99%), then full marks."""
     buckets = [0] * 11
     for score in scores:
         share = score / maximum if maximum else 0.0
         buckets[10 if share >= 1 - 1e-9 else min(9, int(share * 10))] += 1
+    return buckets
+
+
+def histogram(scores: Sequence[float], maximum: float, width: int = 40) -> list[str]:
+    """Counts per tenth of the maximum score, the last bucket being full marks."""
+    buckets = score_buckets(scores, maximum)
     tallest = max(buckets) or 1
     lines = []
     for k, count in enumerate(buckets):

@@ -41,6 +41,13 @@ class TestResult:
     mistakes: tuple[str, ...] = ()
     wrong: tuple[str, ...] = ()
     convention: str = ""
+    # What a report draws of a visible board (none of a hidden one): the board file's data,
+    # and each graded entry by key (``Entry.key``) as ``[printed, expected, tolerance,
+    # counted wrong]`` for a value (``printed`` None when it is not a finite number) or
+    # ``[printed, accepted actions, counted wrong]`` for an action, under the reading the
+    # answer follows.
+    board: dict[str, Any] = field(default_factory=dict)
+    entries: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:

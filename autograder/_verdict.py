@@ -4,11 +4,13 @@ student reads (and the lines only staff read)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import _texts
+from ._answer import Entry
 from ._answers import PolicyCost, PolicyJudge
 from ._assignments import CREDIT_BY_SQUARE, Assignment, Limits, PolicyGrading
 from ._cases import TestCase
@@ -19,8 +21,9 @@ from ._plain import printable
 from ._results import TestResult, TestStatus
 from ._run import Run
 from ._run_folder import FOLDER_FILES, FOLDER_MB
+from ._score import Wrong
 
-__all__ = ["grade_output", "printed_policy", "verdict"]
+__all__ = ["drawn_entries", "grade_output", "printed_policy", "verdict"]
 
 
 def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
@@ -87,6 +90,28 @@ def _hidden_policy_lines(cost: PolicyCost, full_gap: float) -> list[str]:
         return ["policy: your policy is as good as the best from the start."]
     worse = "is worth less" if cost.maximize else "needs more turns"
     return [f"policy: your policy {worse} from the start than the best one."]
+
+
+# The longest printed action a report keeps: the program's text, on a square of a picture.
+_KEPT_ACTION = 24
+
+
+def drawn_entries(
+    printed: Printed, entries: Sequence[Entry], wrong: Sequence[Wrong]
+) -> dict[str, list[Any]]:
+    """``TestResult.entries``: each entry printed against expected, as a report draws it."""
+    counted = {w.key for w in wrong}
+    drawn: dict[str, list[Any]] = {}
+    for entry in entries:
+        if entry.accepted is not None:
+            action = printed.actions.get(entry.key)
+            shown = None if action is None else action[:_KEPT_ACTION]
+            drawn[entry.key] = [shown, sorted(entry.accepted), entry.key in counted]
+        else:
+            value = printed.numbers.get(entry.key)
+            finite = value if value is not None and math.isfinite(value) else None
+            drawn[entry.key] = [finite, entry.value, entry.tolerance, entry.key in counted]
+    return drawn
 
 
 def printed_policy(printed: Printed) -> dict[int, str]:
@@ -202,9 +227,19 @@ def verdict(
         feedback += [f"warning: {w}" for w in _texts.hidden_warnings(printed.warnings)]
         staff = (*detail, *listing, *staff_stderr)
     convention = found.reading.name if found.reading is not None else ""
+    drawn: dict[str, Any] = {}
+    # The picture shows what was printed, so it is kept only where the feedback may quote it.
+    if quote:
+        reading = found.reading
+        entries = (
+            expected.entries(value_tolerance)
+            if reading is None
+            else expected.entries_of(reading.answer, reading.accepted, value_tolerance)
+        )
+        drawn = {"board": case.board, "entries": drawn_entries(printed, entries, marked.wrong)}
     return result(status, feedback, score=score, right=right, total=marked.total, staff=staff,
                   mistakes=found.mistakes, wrong=tuple(w.label for w in marked.wrong),
-                  convention=convention)  # fmt: skip
+                  convention=convention, **drawn)  # fmt: skip
 
 
 def grade_output(

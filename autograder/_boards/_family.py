@@ -15,6 +15,7 @@ from typing import Any
 
 from .._errors import BoardError, read_json
 from .._registry import Registry
+from ._picture import BoardPicture
 
 __all__ = [
     "BoardFamily",
@@ -65,6 +66,11 @@ class BoardFamily:
 
     def read_plan(self, section: dict[str, Any], where: str) -> Any:
         """The ``[variants]`` section as a ``plan_type``; a problem is a ``UsageError``."""
+        raise NotImplementedError
+
+    def picture(self, board: Any, params: Mapping[str, Any]) -> BoardPicture | None:
+        """Where each square is drawn, in board order; ``None`` for a board too large to
+        draw square by square (reports then say so and list the numbers)."""
         raise NotImplementedError
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from .. import _toml
 from .._errors import BoardError, UsageError
 from ._family import BoardFamily, LoadedBoard, register_family, reject_unknown
+from ._picture import Arrow, BoardPicture, Place
 
 __all__ = [
     "MAX_GOAL",
@@ -31,6 +32,9 @@ STANDARD_JUMPS: tuple[tuple[int, int], ...] = (
 )  # fmt: skip
 
 MAX_GOAL = 10_000_000  # a model holds a few arrays of about 7 entries per square
+# The largest board a report draws square by square (a 100-square board is 11 rows of 10).
+DRAWN_GOAL = 400
+ROW = 10  # squares per row of the printed board, which snakes back and forth
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,23 @@ class JumpFamily(BoardFamily):
         if plan.min_turns > plan.max_turns:
             raise UsageError(where, "[variants] min_turns is larger than max_turns")
         return plan
+
+    def picture(self, board: Any, params: Mapping[str, Any]) -> BoardPicture | None:
+        """The printed board: rows of ten from the bottom, squares 1..10 left to right, the
+        next row right to left (a snake); square 0, the start, which the game keeps off the
+        board, left of square 1. Chutes and ladders as arrows."""
+        if board.goal > DRAWN_GOAL:
+            return None
+        rows = (board.goal + ROW - 1) // ROW
+        places = [Place(0, 0, rows - 1)]
+        for square in range(1, board.goal + 1):
+            row, along = divmod(square - 1, ROW)
+            column = along if row % 2 == 0 else ROW - 1 - along
+            places.append(Place(square, 1 + column, rows - 1 - row))
+        arrows = tuple(
+            Arrow(start, end, "chute" if end < start else "ladder") for start, end in board.jumps
+        )
+        return BoardPicture(tuple(places), arrows, ROW + 1, rows)
 
 
 register_family(JumpFamily())

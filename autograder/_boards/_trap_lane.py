@@ -11,6 +11,7 @@ from typing import Any
 from .. import _toml
 from .._errors import BoardError, UsageError
 from ._family import BoardFamily, LoadedBoard, register_family, reject_unknown
+from ._picture import Arrow, BoardPicture, Place
 
 __all__ = ["TRAP_KINDS", "TRAP_LANE_SQUARES", "TrapLaneFamily", "TrapLayout", "TrapVariantPlan"]
 
@@ -20,6 +21,11 @@ TRAP_LANE_SQUARES = 15
 TRAP_KINDS: Mapping[int, str] = MappingProxyType(
     {1: "restart", 2: "penalty", 3: "prison", 4: "special"}
 )
+# The letter a picture of the lane marks each trap with.
+TRAP_MARKS: Mapping[int, str] = MappingProxyType({1: "R", 2: "P", 3: "J", 4: "S"})
+_SLOW_LANE = range(1, 11)
+_FAST_LANE = range(11, 15)
+_JUNCTION = 3
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,31 @@ class TrapLaneFamily(BoardFamily):
     def board_file(self, board: Any, params: Mapping[str, Any]) -> dict[str, Any]:
         # The lane's shape is part of the board a program is given.
         return {**board.to_json(), "circle": bool(params.get("circle", False))}
+
+    def picture(self, board: Any, params: Mapping[str, Any]) -> BoardPicture:
+        """The slow lane 1..10 along the bottom, the fast lane 11..14 above it from the
+        junction (square 3), both ending on 15; an arrow from 15 back to 1 on a circle."""
+        goal = TRAP_LANE_SQUARES
+        where = {s: (s - 1.0, 2.0) for s in _SLOW_LANE}
+        where |= {s: (2.75 + 1.5 * (s - 11), 0.0) for s in _FAST_LANE}
+        where[goal] = (10.5, 1.0)
+        edition = params.get("edition")
+        places = []
+        for square in range(1, goal + 1):
+            trap = board.layout[square - 1]
+            says = TRAP_KINDS.get(trap, "")
+            if says == "special" and isinstance(edition, str):
+                says = f"special ({edition})"
+            x, y = where[square]
+            places.append(Place(square, x, y, TRAP_MARKS.get(trap, ""), says))
+        arrows = [Arrow(_JUNCTION, _FAST_LANE[0], "lane"), Arrow(_FAST_LANE[-1], goal, "lane"),
+                  Arrow(_SLOW_LANE[-1], goal, "lane")]  # fmt: skip
+        if params.get("circle"):
+            arrows.append(Arrow(goal, 1, "circle"))
+        used = sorted({t for t in board.layout if t})
+        legend = tuple((TRAP_MARKS[t], TRAP_KINDS[t]) for t in used)
+        rows = 3.4 if params.get("circle") else 3.0  # room for the way round, below
+        return BoardPicture(tuple(places), tuple(arrows), 11.5, rows, legend)
 
     def read_plan(self, section: dict[str, Any], where: str) -> TrapVariantPlan:
         kinds = list(TRAP_KINDS.values())

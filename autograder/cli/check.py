@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from reference_solutions import ReferenceAnswers
 
-from .. import check_submission, check_text
+from .. import UsageError, check_html, check_submission, check_text, write_atomic
 from ._options import add_isolation_option
 
 HELP = "what a student runs: the public tests, with feedback; exit 0 when all pass"
@@ -19,16 +20,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all", action="store_true", dest="every_wrong", help="list every wrong entry"
     )
+    parser.add_argument(
+        "--html", metavar="FILE", help="also write the feedback as a page (the board drawn)"
+    )
     add_isolation_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    answers = ReferenceAnswers()
     result = check_submission(
         args.assignment,
         args.submission,
-        ReferenceAnswers(),
+        answers,
         args.isolation,
         every_wrong=args.every_wrong,
     )
     sys.stdout.write(check_text(result))
+    if args.html:
+        page = Path(args.html)
+        try:
+            write_atomic(page, check_html(result, answers))
+        except OSError as err:
+            raise UsageError(str(page), f"cannot write the report: {err.strerror or err}") from None
+        print(f"report written to {page}")
     return 0 if result.passed else 1

@@ -57,7 +57,8 @@ def grade_text(
     head = f"graded {batch.graded_now} submissions" + (
         f" ({resumed} already graded before --resume)" if resumed else ""
     )
-    files = ["grades.csv", "feedback/", "results.jsonl", "histogram.txt", "mistakes.csv"]
+    files = ["grades.csv", "index.html", "feedback/", "results.jsonl", "histogram.txt",
+             "mistakes.csv"]  # fmt: skip
     where = f"results in {target}: {', '.join(files)}"
     return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"
 

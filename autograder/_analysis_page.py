@@ -1,0 +1,178 @@
+"""The page of the write-ups' analyses (``autograder analyze --html``): the value map and
+the policy map of a board, computed against simulated expectation square by square, and
+named strategies against the best one with the game lengths of each.
+
+The grading side computes the numbers and hands them over as the plain data below; here
+they are only drawn, from the same templates as the reports (``autograder/templates``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._assignments import Assignment
+from ._html import board_picture
+from ._svg import ACTION_FILLS, Bar, Paint, bars_svg, board_svg, scale_fill, templates
+
+__all__ = ["AnalysisPage", "BoardMap", "SquareRow", "StrategyRow", "analysis_html", "length_bars"]
+
+LENGTH_BINS = 15
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """One picture of the board: ``values`` colour the squares (a value map), ``labels``
+    are drawn on them (a policy map: the action on each square)."""
+
+    caption: str
+    values: Mapping[int, float] = field(default_factory=dict)
+    labels: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SquareRow:
+    """Computed against simulated expectation from one square."""
+
+    square: str
+    computed: float
+    mean: float
+    low: float
+    high: float
+    games: int
+
+    @property
+    def difference(self) -> float:
+        return self.computed - self.mean
+
+    @property
+    def inside(self) -> bool:
+        return self.low <= self.computed <= self.high
+
+
+@dataclass(frozen=True)
+class StrategyRow:
+    """A strategy evaluated exactly (``exact`` None: it never finishes) and by simulation;
+    ``lengths``: each finished game's length in turns."""
+
+    name: str
+    says: str
+    exact: float | None
+    mean: float
+    low: float
+    high: float
+    games: int
+    unfinished: int
+    lengths: Sequence[int]
+
+
+@dataclass(frozen=True)
+class AnalysisPage:
+    """Everything the page shows. ``unit``: what a value counts ("turns", or "discounted
+    reward"); ``confidence``: the interval's level, in words ("99.9%")."""
+
+    title: str
+    board: Mapping[str, Any]
+    lines: Sequence[str]
+    value_maps: Sequence[BoardMap]
+    policy_maps: Sequence[BoardMap]
+    squares: Sequence[SquareRow]
+    strategies: Sequence[StrategyRow]
+    unit: str
+    confidence: str
+
+
+def length_bars(lengths: Sequence[int], bins: int = LENGTH_BINS) -> list[Bar]:
+    """Game lengths in at most ``bins`` equal bins from the shortest to the 99th
+    percentile; the last bin gathers the long tail beyond it."""
+    ordered = sorted(int(x) for x in lengths)
+    if not ordered:
+        return []
+    low = ordered[0]
+    high = max(low, ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)])
+    width = max(1, math.ceil((high - low + 1) / bins))
+    edges = list(range(low, high + 1, width))
+    bars = []
+    for k, start in enumerate(edges):
+        last = k == len(edges) - 1
+        stop = None if last else start + width
+        count = sum(1 for x in ordered if x >= start and (stop is None or x < stop))
+        span = f"{start}+" if last else str(start) if width == 1 else f"{start}-{stop - 1}"
+        bars.append(Bar(count, span, f"{count} games of {span} turns"))
+    return bars
+
+
+def _value_paint(values: Mapping[int, float], goal_square: int | None) -> dict[int, Paint]:
+    finite = [v for v in values.values() if math.isfinite(v)]
+    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    paint = {}
+    for square, value in values.items():
+        if not math.isfinite(value):
+            paint[square] = Paint("never", "#d9d9d9", f"square {square}: never finishes", "inf")
+            continue
+        share = (value - low) / (high - low) if high > low else 0.0
+        tone = f"value-{min(7, int(share * 8))}"
+        paint[square] = Paint(tone, scale_fill(share), f"square {square}: {value:.4f}",
+                              text=f"{value:.2f}")  # fmt: skip
+    if goal_square is not None and goal_square not in paint:
+        paint[goal_square] = Paint("goal", "#e8e2f4", f"square {goal_square}: the goal")
+    return paint
+
+
+def _policy_paint(labels: Mapping[int, str]) -> dict[int, Paint]:
+    order = sorted(set(labels.values()))
+    paint = {}
+    for square, label in labels.items():
+        k = order.index(label)
+        paint[square] = Paint(f"action-{k}", ACTION_FILLS[k % len(ACTION_FILLS)],
+                              f"square {square}: {label}", note=label)  # fmt: skip
+    return paint
+
+
+def _number(x: float | None) -> str:
+    return "never" if x is None or not math.isfinite(x) else f"{x:.4f}"
+
+
+def analysis_html(page: AnalysisPage, assignment: Assignment) -> str:
+    """The whole page, self-contained like the reports."""
+    picture, note = board_picture(assignment, page.board)
+    goal = max(p.square for p in picture.places) if picture is not None else None
+    maps = []
+    if picture is not None:
+        for k, value_map in enumerate(page.value_maps):
+            svg = board_svg(picture, _value_paint(value_map.values, goal),
+                            ident=f"values-{k}", caption=value_map.caption)  # fmt: skip
+            maps.append({"caption": value_map.caption, "svg": svg})
+        for k, policy_map in enumerate(page.policy_maps):
+            svg = board_svg(picture, _policy_paint(policy_map.labels),
+                            ident=f"policy-{k}", caption=policy_map.caption)  # fmt: skip
+            maps.append({"caption": policy_map.caption, "svg": svg})
+    squares = [
+        {"square": row.square, "computed": _number(row.computed), "mean": _number(row.mean),
+         "interval": f"[{row.low:.4f}, {row.high:.4f}]", "difference": f"{row.difference:+.4f}",
+         "inside": row.inside}
+        for row in page.squares
+    ]  # fmt: skip
+    strategies = []
+    for k, row in enumerate(page.strategies):
+        bars = length_bars(row.lengths)
+        svg = bars_svg(bars, caption=f"game lengths: {row.name}", axis="turns per game")
+        strategies.append({
+            "name": row.name, "says": row.says, "exact": _number(row.exact),
+            "mean": _number(row.mean), "interval": f"[{row.low:.4f}, {row.high:.4f}]",
+            "games": row.games, "unfinished": row.unfinished, "svg": svg, "ident": k,
+        })  # fmt: skip
+    context = {
+        "page_title": page.title,
+        "title": page.title,
+        "lines": page.lines,
+        "maps": maps,
+        "note": note,
+        "squares": squares,
+        "strategies": strategies,
+        "unit": page.unit,
+        "confidence": page.confidence,
+    }
+    return templates().get_template("analysis.html.j2").render(context)
