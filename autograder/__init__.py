@@ -8,6 +8,7 @@ below are its public API; ``reference_solutions`` uses nothing else, and the com
 (``autograder.cli``) is where the two meet.
 """
 
+from ._analysis_page import AnalysisPage, BoardMap, SquareRow, StrategyRow, analysis_html
 from ._answer import Answer, Entry, Objective
 from ._answers import AnswerSource, PolicyCost, PolicyJudge, Variant, policy_judge, with_own_board
 from ._assignments import (
@@ -80,6 +81,7 @@ __all__ = [
     "TRAP_KINDS",
     "TRAP_LANE_SQUARES",
     "VISIBILITIES",
+    "AnalysisPage",
     "Answer",
     "AnswerSource",
     "Assignment",
@@ -87,6 +89,7 @@ __all__ = [
     "Board",
     "BoardError",
     "BoardFamily",
+    "BoardMap",
     "Diagnosis",
     "Entry",
     "Expected",
@@ -109,6 +112,8 @@ __all__ = [
     "Registry",
     "Roster",
     "RosterStudent",
+    "SquareRow",
+    "StrategyRow",
     "StudentBoard",
     "Submission",
     "SubmissionResult",
@@ -124,6 +129,7 @@ __all__ = [
     "VariantPlan",
     "VariantsReport",
     "Variation",
+    "analysis_html",
     "assignment_names",
     "assignments_dir",
     "batch_html",

@@ -54,8 +54,10 @@ class SquareRow:
 
 @dataclass(frozen=True)
 class StrategyRow:
-    """A strategy evaluated exactly (``exact`` None: it never finishes) and by simulation;
-    ``lengths``: each finished game's length in turns."""
+    """A strategy evaluated exactly (``exact`` None: it never finishes) and by simulation:
+    ``games`` played, the mean and interval over those that count (``unfinished`` were
+    stopped still playing and do not), ``lengths``: the length in turns of each game that
+    reached the goal."""
 
     name: str
     says: str
@@ -97,8 +99,8 @@ def length_bars(lengths: Sequence[int], bins: int = LENGTH_BINS) -> list[Bar]:
     bars = []
     for k, start in enumerate(edges):
         last = k == len(edges) - 1
-        stop = None if last else start + width
-        count = sum(1 for x in ordered if x >= start and (stop is None or x < stop))
+        stop = start + width
+        count = sum(1 for x in ordered if x >= start and (last or x < stop))
         span = f"{start}+" if last else str(start) if width == 1 else f"{start}-{stop - 1}"
         bars.append(Bar(count, span, f"{count} games of {span} turns"))
     return bars
@@ -114,17 +116,22 @@ def _value_paint(values: Mapping[int, float], goal_square: int | None) -> dict[i
             continue
         share = (value - low) / (high - low) if high > low else 0.0
         tone = f"value-{min(7, int(share * 8))}"
-        paint[square] = Paint(tone, scale_fill(share), f"square {square}: {value:.4f}",
-                              text=f"{value:.2f}")  # fmt: skip
+        # Light enough at the dark end that the number on it stays legible.
+        fill = scale_fill(share, "#f4f8fc", "#6f9fd8")
+        paint[square] = Paint(tone, fill, f"square {square}: {value:.4f}", text=f"{value:.2f}")
     if goal_square is not None and goal_square not in paint:
         paint[goal_square] = Paint("goal", "#e8e2f4", f"square {goal_square}: the goal")
     return paint
 
 
-def _policy_paint(labels: Mapping[int, str]) -> dict[int, Paint]:
-    order = sorted(set(labels.values()))
+def _policy_paint(labels: Mapping[int, str], goal_square: int | None) -> dict[int, Paint]:
+    order = sorted({label for square, label in labels.items() if square != goal_square})
     paint = {}
+    if goal_square is not None:
+        paint[goal_square] = Paint("goal", "#e8e2f4", f"square {goal_square}: the goal")
     for square, label in labels.items():
+        if square == goal_square:
+            continue
         k = order.index(label)
         paint[square] = Paint(f"action-{k}", ACTION_FILLS[k % len(ACTION_FILLS)],
                               f"square {square}: {label}", note=label)  # fmt: skip
@@ -146,7 +153,7 @@ def analysis_html(page: AnalysisPage, assignment: Assignment) -> str:
                             ident=f"values-{k}", caption=value_map.caption)  # fmt: skip
             maps.append({"caption": value_map.caption, "svg": svg})
         for k, policy_map in enumerate(page.policy_maps):
-            svg = board_svg(picture, _policy_paint(policy_map.labels),
+            svg = board_svg(picture, _policy_paint(policy_map.labels, goal),
                             ident=f"policy-{k}", caption=policy_map.caption)  # fmt: skip
             maps.append({"caption": policy_map.caption, "svg": svg})
     squares = [
@@ -162,7 +169,7 @@ def analysis_html(page: AnalysisPage, assignment: Assignment) -> str:
         strategies.append({
             "name": row.name, "says": row.says, "exact": _number(row.exact),
             "mean": _number(row.mean), "interval": f"[{row.low:.4f}, {row.high:.4f}]",
-            "games": row.games, "unfinished": row.unfinished, "svg": svg, "ident": k,
+            "games": row.games, "reached": len(row.lengths), "svg": svg, "ident": k,
         })  # fmt: skip
     context = {
         "page_title": page.title,

@@ -23,6 +23,7 @@ from ._boards import board_family
 from ._boards._picture import BoardPicture
 from ._errors import BoardError
 from ._files import write_atomic
+from ._plain import printable
 from ._reports import feedback_names, gradebook_status, score_buckets, tally_mistakes
 from ._results import SubmissionResult, TestResult
 from ._svg import Bar, Paint, bars_svg, board_svg, scale_fill, templates
@@ -117,7 +118,8 @@ def board_paint(
     painted: dict[int | None, dict[int, Paint]] = {}
     for table, records in values.items():
         paint = {square: _value_paint(square, record) for square, record in records.items()}
-        for square, (printed, accepted, wrong) in actions.items():
+        for square, (text, accepted, wrong) in actions.items():
+            printed = None if text is None else printable(text)  # the program's own text
             best = " or ".join(accepted) or "-"
             said = "nothing" if printed is None else printed
             base = paint.get(square) or Paint("plain", "#ffffff", f"square {square}")
@@ -255,15 +257,17 @@ def _context(
         if not test.visible
     ]  # fmt: skip
     return {
-        "page_title": f"{assignment.title}: {result.student}",
+        "page_title": f"{assignment.title}: {printable(result.student)}",
         "assignment_title": assignment.title,
-        "student": result.student,
+        # A student id and a problem quoting a file name are the student's to choose: shown
+        # escaped as in the text reports (a name from undecodable bytes has no UTF-8 form).
+        "student": printable(result.student),
         "score": "" if visible_only else f"{result.score:.2f}",
         "max_score": f"{result.max_score:.2f}",
         "passed": result.passed,
         "verdict": "" if visible_only else _verdict(result),
         "headline": headline,
-        "problems": result.problems,
+        "problems": [printable(p) for p in result.problems],
         "boards": boards,
         "hidden": hidden,
         "legend": ERROR_TONES,
@@ -339,8 +343,8 @@ def _heat_paint(
             actions[square] = paint
         elif not (key == "start" and square in values.get(table, {})):
             values.setdefault(table, {})[square] = paint
-    for paint in (*values.values(), actions):
-        paint[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
+    for painted in (*values.values(), actions):
+        painted[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
     return values, actions
 
 
@@ -397,8 +401,8 @@ def batch_html(
     for r in sorted(results, key=lambda r: r.student):
         status, problems = gradebook_status(r)
         href = (links or {}).get(r.student)
-        students.append({"student": r.student, "score": f"{r.score:.2f}", "status": status,
-                         "problems": "; ".join(problems),
+        students.append({"student": printable(r.student), "score": f"{r.score:.2f}",
+                         "status": status, "problems": printable("; ".join(problems)),
                          "href": None if href is None else urllib.parse.quote(href)})  # fmt: skip
     context = {
         "page_title": f"{assignment.title}: {len(results)} submissions",
@@ -441,5 +445,8 @@ def write_html_reports(
             problems.append(f"report of {result.student} not written: {err}")
             continue
         links[result.student] = f"feedback/{name}"
-    write_atomic(out / INDEX, batch_html(results, assignment, descriptions, links))
+    try:
+        write_atomic(out / INDEX, batch_html(results, assignment, descriptions, links))
+    except (OSError, ValueError) as err:
+        problems.append(f"{INDEX} not written: {err}")
     return problems

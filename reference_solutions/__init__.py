@@ -7,6 +7,22 @@ parameters into an explicit :class:`Model`; :func:`policy_iteration` and
 API (``autograder.__all__``); the engine never imports it.
 """
 
+from ._analysis import (
+    Z_TEST,
+    Analysis,
+    AnalysisRules,
+    BoardLayout,
+    SquareCheck,
+    Strategy,
+    StrategyResult,
+    analysis_text,
+    analyze,
+    goal_probability,
+    policy_values,
+    printed_strategy,
+    read_policy,
+    square_map,
+)
 from ._answer_key import answer_key, expected_answer, hidden_boards, own_board_case
 from ._conformance import CHECKS, Conformance, ConformanceReport, check_assignment
 from ._draws import (
@@ -22,7 +38,7 @@ from ._params import Overshoot, params_to_json
 from ._params import describe as describe_params
 from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
 from ._programs import programs_dir, reference_handout, reference_program
-from ._simulate import Simulation, histogram_lines, simulate
+from ._simulate import Simulation, histogram_lines, simulate, simulate_from
 from ._solver import (
     NotConverged,
     Solution,
@@ -39,6 +55,10 @@ from ._variants import student_variant, variant_board, variant_material
 
 __all__ = [
     "CHECKS",
+    "Z_TEST",
+    "Analysis",
+    "AnalysisRules",
+    "BoardLayout",
     "Conformance",
     "ConformanceReport",
     "Game",
@@ -49,6 +69,11 @@ __all__ = [
     "ReferenceAnswers",
     "Simulation",
     "Solution",
+    "SquareCheck",
+    "Strategy",
+    "StrategyResult",
+    "analysis_text",
+    "analyze",
     "answer_key",
     "board_draws",
     "build_model",
@@ -58,6 +83,7 @@ __all__ = [
     "evaluate_policy",
     "expected_answer",
     "goal_distance",
+    "goal_probability",
     "hidden_boards",
     "histogram_lines",
     "make_problem",
@@ -67,16 +93,21 @@ __all__ = [
     "params_to_json",
     "parse_settings",
     "policy_iteration",
+    "policy_values",
+    "printed_strategy",
     "programs_dir",
     "proper_policy",
     "q_values",
     "random_jump_board",
+    "read_policy",
     "reference_handout",
     "reference_program",
     "simulate",
+    "simulate_from",
     "solution_json",
     "solve",
     "solve_problem",
+    "square_map",
     "student_variant",
     "value_iteration",
     "variant_board",

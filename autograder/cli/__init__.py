@@ -12,6 +12,7 @@ from types import ModuleType
 
 from .. import UsageError
 from . import (
+    analyze,
     board,
     check,
     conformance,
@@ -33,6 +34,7 @@ VERBS: dict[str, ModuleType] = {
     "list": list_assignments,
     "solve": solve,
     "simulate": simulate,
+    "analyze": analyze,
     "check": check,
     "grade": grade,
     "board": board,

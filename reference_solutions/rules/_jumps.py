@@ -16,6 +16,7 @@ import numpy as np
 
 from autograder import Answer, GoalUnreachable, JumpBoard, Objective, UsageError
 
+from .._analysis import AnalysisRules, BoardLayout, Strategy, pick
 from .._catalogue import RuleVariant, changed_answer, changed_game, changed_params, changed_rules
 from .._model import Model, build_model
 from .._params import Overshoot
@@ -475,3 +476,120 @@ SPINNER_MISTAKES = (
     SPINNER_ONE_SHORT,
     SPINNER_FROM_ZERO,
 )
+
+
+# --- the analysis (reference_solutions._analysis, ``autograder analyze``) ----------------------
+
+
+def jump_game(problem: Problem) -> JumpGame:
+    game = problem.game
+    assert isinstance(game, JumpGame)
+    return game
+
+
+def jump_layout(problem: Problem) -> BoardLayout:
+    """Squares ``0..N``; on token-boosted one layer per token count, ``k`` tokens left in
+    layer ``k``; games start in the top layer."""
+    game = jump_game(problem)
+    n = game.board.goal
+    states = tuple(
+        np.append(np.arange(k * n, (k + 1) * n), game.goal_state) for k in range(game.layers)
+    )
+    tokens = game.output == "token-values"
+    names = tuple(f"{k} tokens" for k in range(game.layers)) if tokens else ("",)
+    notes = {a: f"{'ladder' if b > a else 'chute'} to {b}" for a, b in game.board.jumps}
+    return BoardLayout(tuple(range(n + 1)), states, names, game.layers - 1, notes)
+
+
+def action_words(template: str = "{}") -> Callable[[Problem, np.ndarray], tuple[dict[int, str]]]:
+    """A game that chooses on the square itself (classic, aimed, efron): the action's name
+    on each square, as ``template`` puts it ("aim {}")."""
+
+    def words(problem: Problem, policy: np.ndarray) -> tuple[dict[int, str]]:
+        game = jump_game(problem)
+        model, n = game.model, game.board.goal
+        names = model.action_names
+        said = {i: template.format(names[model.action_of_pair[policy[i]]]) for i in range(n)}
+        return ({**said, n: "-"},)
+
+    return words
+
+
+def _after_spin(game: JumpGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every state, its layer, square and spin if it is one after a spin (else -1)."""
+    n, f = game.board.goal, game.faces
+    post = np.arange(game.model.n_states) - (game.goal_state + 1)
+    after = post >= 0
+    where, spin = np.divmod(np.where(after, post, 0), f)
+    layer, square = np.divmod(where, n)
+    return (
+        np.where(after, layer, -1),
+        np.where(after, square, -1),
+        np.where(after, spin + 1, -1),
+    )
+
+
+def boost_words(problem: Problem, policy: np.ndarray) -> tuple[dict[int, str], ...]:
+    """Per layer, the spins after which the policy boosts on each square: "boost on 1,3,6",
+    "never" or "always"."""
+    game = jump_game(problem)
+    model, n, f = game.model, game.board.goal, game.faces
+    layer, square, spin = _after_spin(game)
+    states = np.flatnonzero(spin > 0)
+    boosted = model.action_of_pair[policy[states]] == spin[states] + 1
+    maps = []
+    for k in range(game.layers):
+        mine = layer[states] == k
+        table = np.zeros((n, f), dtype=bool)
+        table[square[states][mine], spin[states][mine] - 1] = boosted[mine]
+        said = {}
+        for i in range(n):
+            on = np.flatnonzero(table[i]) + 1
+            if on.size == 0:
+                said[i] = "never"
+            elif on.size == f:
+                said[i] = "always"
+            else:
+                said[i] = "boost on " + ",".join(map(str, on))
+        maps.append({**said, n: "-"})
+    return tuple(maps)
+
+
+def boost_strategies(problem: Problem, solution: Solution) -> list[Strategy]:
+    """Never boost; always boost (token-boosted: whenever a token is left); on boosted,
+    also boost unless the boosted move would pass the goal."""
+    game = jump_game(problem)
+    model, n = game.model, game.board.goal
+    moves = model.action_of_pair.astype(float)  # action k moves k squares (0: the spin)
+    never = Strategy(
+        "never boost", "move the spin every turn, which is the classic game", pick(model, -moves)
+    )
+    if game.output == "token-values":
+        spend = Strategy(
+            "boost whenever a token is left",
+            "move the spin + 1 while a token is left (a boost past the goal spends it all "
+            "the same), then the spin",
+            pick(model, moves),
+        )
+        return [never, spend]
+    _, square, spin = _after_spin(game)
+    past = (spin > 0) & (square + spin + 1 > n)
+    careful = np.where(past[model.state_of_pair], -moves, moves)
+    return [
+        never,
+        Strategy("always boost", "move the spin + 1 every turn", pick(model, moves)),
+        Strategy(
+            "boost unless past the goal",
+            "move the spin + 1, unless that move would pass the goal: then the spin",
+            pick(model, careful),
+        ),
+    ]
+
+
+def no_strategies(problem: Problem, solution: Solution) -> list[Strategy]:
+    """A game without a choice has no strategy but the forced one."""
+    return []
+
+
+CHOICE_ANALYSIS = AnalysisRules(jump_layout, action_words(), no_strategies)
+BOOST_ANALYSIS = AnalysisRules(jump_layout, boost_words, boost_strategies)

@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from autograder import JumpBoard, Objective
 
+from .._analysis import AnalysisRules, Strategy, always, policy_values, runs, uniform
 from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
 from ._jumps import (
@@ -18,8 +22,14 @@ from ._jumps import (
     RULES_AS_WRITTEN,
     JumpGame,
     RuleChanges,
+    action_words,
     choice_game,
+    jump_layout,
 )
+
+if TYPE_CHECKING:
+    from .._problem import Problem
+    from .._solver import Solution
 
 OUTPUT = "values-actions"
 
@@ -72,3 +82,30 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+
+
+def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:
+    """The best single aim held for the whole game, and an aim drawn at random each turn."""
+    model = solution.model
+    faces = problem.params.faces
+    sign = -1.0 if model.maximize else 1.0
+    fixed = [always(model, a, solution.policy)[0] for a in range(faces)]  # action a: aim a + 1
+    start = np.array([policy_values(model, policy)[model.start] for policy in fixed])
+    best = int(np.argmin(sign * start))  # the first of equals: the smallest aim
+    what = "the highest discounted reward" if model.maximize else "the fewest turns"
+    says = (
+        f"aim {best + 1} on every square: of the {faces} aims held for a whole game, the one "
+        f"with {what} from the start"
+    )
+    stuck = np.flatnonzero(~np.isfinite(start)) + 1
+    if stuck.size:
+        says += f" (aims {runs(stuck)} held throughout can never finish)"
+    randomly = f"an aim drawn uniformly from 1..{faces} every turn"
+    return [
+        Strategy(f"always aim {best + 1}", says, fixed[best]),
+        Strategy("random aim", randomly, uniform(model)),
+    ]
+
+
+# The best single aim and a random aim against the optimal aims.
+ANALYSIS = AnalysisRules(jump_layout, action_words("aim {}"), _strategies)

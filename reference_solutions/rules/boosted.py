@@ -11,6 +11,7 @@ from autograder import JumpBoard
 from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_game, changed_rules
 from .._params import Overshoot, integer, overshoot, param
 from ._jumps import (
+    BOOST_ANALYSIS,
     JUMP_READINGS,
     RULES_AS_WRITTEN,
     SPINNER_MISTAKES,
@@ -73,3 +74,5 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+# Never boost, always boost, boost unless past the goal (rules._jumps.boost_strategies).
+ANALYSIS = BOOST_ANALYSIS

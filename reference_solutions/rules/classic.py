@@ -9,6 +9,7 @@ from autograder import JumpBoard
 from .._catalogue import COMMON_MISTAKES
 from .._params import Overshoot, integer, overshoot, param
 from ._jumps import (
+    CHOICE_ANALYSIS,
     JUMP_READINGS,
     RULES_AS_WRITTEN,
     SPINNER_FACE_LEFT_OUT,
@@ -37,3 +38,5 @@ def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRIT
 
 READINGS = JUMP_READINGS
 MISTAKES = (*SPINNER_MISTAKES, SPINNER_FACE_LEFT_OUT, *COMMON_MISTAKES)
+# The player has no choice: the analysis shows the forced strategy alone.
+ANALYSIS = CHOICE_ANALYSIS

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autograder import JumpBoard
 
+from .._analysis import AnalysisRules, Strategy, always, squares_text, uniform
 from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
 from .._params import Overshoot, dice_set, overshoot, param
 from ._jumps import (
@@ -15,8 +17,14 @@ from ._jumps import (
     RULES_AS_WRITTEN,
     JumpGame,
     RuleChanges,
+    action_words,
     choice_game,
+    jump_layout,
 )
+
+if TYPE_CHECKING:
+    from .._problem import Problem
+    from .._solver import Solution
 
 OUTPUT = "values-actions"
 
@@ -66,3 +74,32 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+
+
+def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:
+    """Each die on every square, and a legal die drawn at random each turn. A die is not
+    allowed where it cannot move the piece (docs/rules.md, "efron"): there the single-die
+    strategy takes the optimal die instead, and says so."""
+    model = solution.model
+    strategies = []
+    for a, name in enumerate(model.action_names):
+        policy, fell = always(model, a, solution.policy)  # square i is state i
+        says = f"roll {name} on every square"
+        if fell.size:
+            says += (
+                f"; where {name} cannot move the piece and is not allowed "
+                f"({squares_text(fell)}), the optimal die"
+            )
+        strategies.append(Strategy(f"always {name}", says, policy))
+    strategies.append(
+        Strategy(
+            "random die",
+            "a die drawn uniformly every turn among those allowed on the square",
+            uniform(model),
+        )
+    )
+    return strategies
+
+
+# Each die alone and a random die against the optimal dice.
+ANALYSIS = AnalysisRules(jump_layout, action_words(), _strategies)

@@ -20,6 +20,7 @@ from .._catalogue import (
 from .._params import Overshoot, integer, overshoot, param
 from .._solver import solve
 from ._jumps import (
+    BOOST_ANALYSIS,
     JUMP_READINGS,
     RULES_AS_WRITTEN,
     SPINNER_MISTAKES,
@@ -124,3 +125,5 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+# Never boost, boost whenever a token is left (rules._jumps.boost_strategies).
+ANALYSIS = BOOST_ANALYSIS

@@ -15,6 +15,7 @@ import numpy as np
 
 from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, Expected, TrapLayout
 
+from .._analysis import AnalysisRules, BoardLayout, Strategy, always, uniform
 from .._catalogue import (
     COMMON_MISTAKES,
     Make,
@@ -317,3 +318,53 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+
+
+# --- the analysis (reference_solutions._analysis, ``autograder analyze``) ----------------------
+
+
+def _game(problem: Problem) -> TrapLaneGame:
+    game = problem.game
+    assert isinstance(game, TrapLaneGame)
+    return game
+
+
+def _layout(problem: Problem) -> BoardLayout:
+    """Squares 1..15, square ``q`` being state ``q - 1``; a note names each square's trap."""
+    game = _game(problem)
+    special = EDITIONS[game.params.edition][1]
+    notes = {}
+    for square, trap in enumerate(game.board.layout, start=1):
+        if trap:
+            kind = TRAP_KINDS.get(trap, "ordinary")
+            notes[square] = special if kind == "special" else kind
+    squares = tuple(range(1, GOAL + 1))
+    return BoardLayout(squares, (np.arange(GOAL),), ("",), 0, notes)
+
+
+def _die_words(problem: Problem, policy: np.ndarray) -> tuple[dict[int, str]]:
+    game = _game(problem)
+    dice = EDITIONS[game.params.edition][0]
+    said = {q: dice[game.model.action_of_pair[policy[q - 1]]].name for q in range(1, GOAL)}
+    return ({**said, GOAL: "-"},)
+
+
+def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:
+    """Each of the edition's dice on every square, and a die drawn at random each turn."""
+    dice = EDITIONS[_game(problem).params.edition][0]
+    model = solution.model
+    strategies = []
+    for a, die in enumerate(dice):  # action a is the edition's die a (every die, every square)
+        faces = ", ".join(map(str, die.faces))
+        says = f"the {die.name} die (faces {faces}) on every square"
+        policy, _ = always(model, a, solution.policy)
+        strategies.append(Strategy(f"always {die.name}", says, policy))
+    names = [d.name for d in dice]
+    either = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+    says = f"{either}, each with probability 1/{len(dice)} every turn"
+    strategies.append(Strategy("random die", says, uniform(model)))
+    return strategies
+
+
+# Each die alone and a random die against the optimal dice.
+ANALYSIS = AnalysisRules(_layout, _die_words, _strategies)

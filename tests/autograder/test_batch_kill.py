@@ -31,7 +31,7 @@ STUDENTS = [f"s{k:02d}" for k in range(8)]
 # apart and each kill point below is reached on its own.
 SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback"}
+REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback", "index.html"}
 PUBLIC = answer_key("classic", hidden=False)
 ANSWERS = ReferenceAnswers()
 
@@ -158,7 +158,10 @@ def assert_complete(out: Path) -> None:
     assert json.loads((out / META).read_text())["assignment"] == "classic"
     # Nothing else: no temporary file of an interrupted write, in out or in feedback/.
     assert sorted(p.name for p in out.iterdir()) == sorted({META, RESULTS, *REPORTS})
-    assert sorted(p.name for p in (out / "feedback").iterdir()) == [f"{s}.txt" for s in STUDENTS]
+    pages = sorted(f"{s}.{kind}" for s in STUDENTS for kind in ("html", "txt"))
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == pages
+    index = (out / "index.html").read_text()
+    assert all(f'href="feedback/{s}.html"' in index for s in STUDENTS)
 
 
 @pytest.fixture(scope="module")
@@ -253,13 +256,17 @@ def test_kill_while_writing_batch_json(folder, tmp_path):
     assert_complete(out)
 
 
-# After every result is logged, a run writes the feedback files (one per student, in order
-# of their ids), then histogram.txt, mistakes.csv and grades.csv: one atomic replace each.
+# After every result is logged, a run writes the pages (one per student, in order of their
+# ids, then index.html), then the feedback files (likewise), then histogram.txt,
+# mistakes.csv and grades.csv: one atomic replace each.
+PAGES = len(STUDENTS) + 1
 WRITES = {
-    "first-feedback": 1,
-    "middle-feedback": len(STUDENTS) // 2,
-    "histogram": len(STUDENTS) + 1,
-    "gradebook": len(STUDENTS) + 3,
+    "first-page": 1,
+    "index": PAGES,
+    "first-feedback": PAGES + 1,
+    "middle-feedback": PAGES + len(STUDENTS) // 2,
+    "histogram": PAGES + len(STUDENTS) + 1,
+    "gradebook": PAGES + len(STUDENTS) + 3,
 }
 
 
@@ -274,10 +281,14 @@ def test_kill_while_writing_the_reports(folder, graded, tmp_path, write):
     process = run(folder, out, "--resume", kill_on_replace=nth)
     assert process.returncode == -signal.SIGKILL, process.stderr
     # What was written before the kill is whole; what was being written is not there yet.
+    pages = sorted((out / "feedback").glob("*.html"))
+    assert len(pages) == min(nth - 1, len(STUDENTS))
+    assert all(p.read_text().endswith("</html>\n") for p in pages)
+    assert (out / "index.html").exists() == (nth > PAGES)
     written = sorted((out / "feedback").glob("*.txt"))
-    assert len(written) == min(nth - 1, len(STUDENTS))
+    assert len(written) == min(max(nth - 1 - PAGES, 0), len(STUDENTS))
     assert all(p.read_text().endswith("\n") for p in written)
-    assert (out / "histogram.txt").exists() == (nth > len(STUDENTS) + 1)
+    assert (out / "histogram.txt").exists() == (nth > PAGES + len(STUDENTS) + 1)
     assert not (out / "grades.csv").exists()
     assert len(list(out.rglob(".autograder-*.tmp"))) == 1
     resume(folder, out)
@@ -349,8 +360,11 @@ def test_feedback_files_of_awkward_names_are_distinct_and_written(tmp_path):
     out = tmp_path / "out"
     batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC, workers=2)
     assert sorted(r.student for r in batch.results) == sorted([long, "a b", "a_b"])
-    texts = {p.name: p.read_text() for p in (out / "feedback").iterdir()}
+    texts = {p.name: p.read_text() for p in (out / "feedback").glob("*.txt")}
     assert len(texts) == 3 and "a_b.txt" in texts
+    # Each page is named as its text, so neither clashes where the text would not.
+    pages = sorted(p.stem for p in (out / "feedback").glob("*.html"))
+    assert pages == sorted(Path(name).stem for name in texts)
     assert "student: a_b\n" in texts["a_b.txt"]  # the one whose id it is
     for student in (long, "a b"):
         assert sum(f"student: {student}\n" in text for text in texts.values()) == 1
@@ -374,7 +388,7 @@ def test_a_feedback_file_that_cannot_be_written_stops_nothing_else(tmp_path, mon
     out = tmp_path / "out"
     batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=PUBLIC)
     assert any(n.startswith("feedback of b not written") for n in batch.notes)
-    assert sorted(p.name for p in (out / "feedback").iterdir()) == ["a.txt", "c.txt"]
+    assert sorted(p.name for p in (out / "feedback").glob("*.txt")) == ["a.txt", "c.txt"]
     with open(out / "grades.csv", newline="") as file:
         assert [r["student"] for r in csv.DictReader(file)] == ["a", "b", "c"]
     assert (out / "histogram.txt").exists()

@@ -325,6 +325,9 @@ def test_names_with_escapes_are_shown_escaped_everywhere(tmp_path):
     assert "\\x1b[8mhidden\\x9b31m" in grades and "\\u202eyp.nohtyp\\udcff" in grades
     for feedback in (out / "feedback").iterdir():
         assert not RAW.search(feedback.read_text(encoding="utf-8")), feedback.name
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert not RAW.search(index) and "\\u202eyp.nohtyp\\udcff" in index
+    assert len(list((out / "feedback").glob("*.html"))) == len(batch.results)
 
     done = subprocess.run(
         [sys.executable, "-m", "autograder", "grade", "classic", str(folder), "--out",
