@@ -10,20 +10,26 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import re
 import shutil
 import stat
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import _kinds  # noqa: F401  every kind of program, registered
 from ._answers import PolicyJudge
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
 from ._files import tree_size
 from ._isolation import check_hidden, detect_isolation
+from ._languages import (
+    BuildContext,
+    Prepared,
+    SubmissionError,
+    language_for,
+    suffixes,
+)
 from ._results import SubmissionResult, TestResult
 from ._run import Run, clean_environment, run_limited
 from ._run_folder import run_folder, sized_folders
@@ -39,7 +45,6 @@ __all__ = [
     "run_case",
 ]
 
-HERE = Path(__file__).resolve().parent
 MAX_SUBMISSION_MB = 20  # a submission larger than this is not copied
 MAX_SUBMISSION_FILES = 500  # nor one of more files and folders
 # A run that timed out beside others with less CPU time than this share of its wall-clock
@@ -49,46 +54,52 @@ TIMEOUTS_BEFORE_GIVING_UP = 2
 IGNORED_NAMES = {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"}
 
 
-class SubmissionError(Exception):
-    """The submission cannot be run at all (no program, unreadable, too large)."""
-
-
 # --- finding and preparing the program -----------------------------------------------------
 
 
-def _python_files(folder: Path) -> list[Path]:
+def _program_files(folder: Path) -> list[Path]:
+    """The files in ``folder`` that some kind of program takes (``.py``, ...)."""
+    known = set(suffixes())
     found = []
-    for path in sorted(folder.rglob("*.py")):
+    for path in sorted(folder.rglob("*")):
         parts = set(path.relative_to(folder).parts)
         if parts & IGNORED_NAMES or any(p.startswith(".") for p in parts):
             continue
-        if path.is_file() and not path.is_symlink():
+        if path.suffix.lower() in known and path.is_file() and not path.is_symlink():
             found.append(path)
     return found
 
 
+def _known_kinds() -> str:
+    return ", ".join(suffixes())
+
+
 def find_program(submission: Path, assignment: Assignment) -> Path:
     """The file to run: the submission itself, or inside a folder the file named like the
-    starter (``classic.py``), else ``main.py`` / ``submission.py``, else the only ``.py``."""
+    starter (``classic.py``, or ``classic`` with another known suffix), else ``main`` /
+    ``submission`` (any known suffix), else the only program file."""
     if submission.is_file():
-        if submission.suffix == ".ipynb":
+        if language_for(submission) is None:
             raise SubmissionError(
-                f"{submission.name} is a notebook; submit the program as {program_name(assignment)}"
+                f"{submission.name} is not a program this grader runs ({_known_kinds()}); "
+                f"submit {program_name(assignment)}"
             )
-        if submission.suffix != ".py":
-            raise SubmissionError(f"{submission.name} is not a Python program (.py)")
         return submission
     if not submission.is_dir():
         raise SubmissionError(f"{submission} is neither a file nor a folder")
-    files = _python_files(submission)
-    for wanted in (program_name(assignment), "main.py", "submission.py"):
-        named = sorted((f for f in files if f.name == wanted), key=lambda f: len(f.parts))
+    files = _program_files(submission)
+    stem = Path(program_name(assignment)).stem
+    for wanted in (stem, "main", "submission"):
+        named = sorted(
+            (f for f in files if f.stem.lower() == wanted.lower()),
+            key=lambda f: (len(f.parts), suffixes().index(f.suffix.lower())),
+        )
         if named:
             return named[0]
     if len(files) == 1:
         return files[0]
     if not files:
-        raise SubmissionError(f"{submission.name}: no Python program (.py) in the folder")
+        raise SubmissionError(f"{submission.name}: no program ({_known_kinds()}) in the folder")
     shown = ", ".join(str(f.relative_to(submission)) for f in files[:5])
     raise SubmissionError(
         f"{submission.name}: cannot tell which program to run ({shown}); "
@@ -116,13 +127,6 @@ def _copy_submission(submission: Path, program: Path, into: Path) -> Path:
     return into / program.relative_to(submission)
 
 
-def is_module_only(source: str, function: str) -> bool:
-    """A module that defines ``function`` (the trap lane's ``markovDecision``) and runs
-    nothing itself."""
-    defines = re.search(rf"^def\s+{re.escape(function)}\s*\(", source, re.M)
-    return bool(defines) and "__main__" not in source
-
-
 def _run_once(
     program: Path,
     submission: Path,
@@ -139,15 +143,9 @@ def _run_once(
         board = work / "board.json"
         board.write_text(json.dumps(case.board), encoding="utf-8")
         copied = _copy_submission(submission, program, home)
-        source = copied.read_text(encoding="utf-8", errors="replace")
-        python = [sys.executable, "-E", "-s"]
-        entry = case.expected.format.module_entry
-        if entry is not None and is_module_only(source, entry.function):
-            runner = work / "grader_runner.py"
-            shutil.copyfile(HERE / entry.runner, runner)
-            argv = [*python, str(runner), str(copied), str(board)]
-        else:
-            argv = [*python, str(copied), str(board)]
+        language = language_for(program)
+        assert language is not None  # find_program took only known kinds
+        argv = language.command(copied, board, work, case)
         run = run_limited(argv, copied.parent, clean_environment(work), limits,
                           isolation=isolation, work=work, hidden=hidden,
                           watch=watch)  # fmt: skip
@@ -316,8 +314,37 @@ def grade_submission(
         if too_large := submission_problem(submission):
             raise SubmissionError(too_large)
         program = find_program(submission, assignment)
+        language = language_for(program)
+        assert language is not None
+        if missing := language.missing():
+            raise SubmissionError(f"{program.name}: {missing}")
+        with language.prepared(
+            submission, program, BuildContext(limits, isolation, hidden)
+        ) as ready:
+            return _graded(assignment, ready, cases, student, limits, workers, quote_output,
+                           isolation, hidden, policy, shown, path)  # fmt: skip
     except SubmissionError as err:
         return SubmissionResult.failed(student, path, name, max_score, str(err))
+
+
+def _graded(
+    assignment: Assignment,
+    ready: Prepared,
+    cases: Sequence[TestCase],
+    student: str,
+    limits: Limits,
+    workers: int,
+    quote_output: bool,
+    isolation: Isolation,
+    hidden: Sequence[Path],
+    policy: PolicyJudge | None,
+    shown: int | None,
+    path: str,
+) -> SubmissionResult:
+    """Every case of a submission made ready (``Prepared``)."""
+    submission, program = ready.folder, ready.program
+    name = assignment.name
+    max_score = sum(c.points for c in cases)
     timeouts = 0
     lock = threading.Lock()
 
@@ -335,14 +362,14 @@ def grade_submission(
             timeouts += result.status == "timeout"
         return result
 
-    try:
-        if workers > 1:
-            with ThreadPoolExecutor(workers) as pool:
-                results = list(pool.map(one, cases))
-        else:
-            results = [one(case) for case in cases]
-    except SubmissionError as err:
-        return SubmissionResult.failed(student, path, name, max_score, str(err))
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(one, cases))
+    else:
+        results = [one(case) for case in cases]
+    if ready.note:
+        first = results[0]
+        results[0] = dataclasses.replace(first, staff=(ready.note, *first.staff))
     score = round(sum(r.score for r in results), 4)
     return SubmissionResult(student, path, name, score, max_score, "graded",
                             tests=tuple(results), isolation=isolation.level)  # fmt: skip

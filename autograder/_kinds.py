@@ -1,0 +1,6 @@
+"""Every kind of program the grader runs, registered by importing its module (the
+registry is ``autograder._languages``; Python is registered there)."""
+
+from __future__ import annotations
+
+from . import _languages  # noqa: F401  Python
