@@ -66,6 +66,7 @@ from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
 from ._registry import Registry
+from ._regrade import Regrade, regrade_folder
 from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
 from ._sandbox import LEVELS, Isolation, IsolationLevel
@@ -110,6 +111,7 @@ __all__ = [
     "PolicyJudge",
     "Printed",
     "Registry",
+    "Regrade",
     "Roster",
     "RosterStudent",
     "SquareRow",
@@ -165,6 +167,7 @@ __all__ = [
     "read_roster",
     "register_family",
     "register_format",
+    "regrade_folder",
     "render",
     "render_examples",
     "render_handout",

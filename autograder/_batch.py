@@ -3,6 +3,7 @@ finishes so that an interrupted batch resumes without losing or redoing anything
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,12 +23,20 @@ from ._html import write_html_reports
 from ._isolation import detect_isolation
 from ._lms import Submission, find_submissions, unused_label
 from ._manifest import Manifest
-from ._reports import summary_text, write_reports
+from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
 from ._sandbox import Isolation
 from ._submission import grade_submission
 
-__all__ = ["Batch", "grade_folder", "mistake_words", "read_results"]
+__all__ = [
+    "META",
+    "RESULTS",
+    "Batch",
+    "fingerprint",
+    "grade_folder",
+    "mistake_words",
+    "read_results",
+]
 
 RESULTS = "results.jsonl"
 META = "batch.json"
@@ -49,7 +58,7 @@ class Batch:
         return summary_text(self.results, self.notes, self.mistakes)
 
 
-def _fingerprint(
+def fingerprint(
     assignment: Assignment, cases: Sequence[TestCase], manifest: Manifest | None = None
 ) -> str:
     """Changes whenever the answer key does, so a resume never mixes two keys."""
@@ -105,6 +114,18 @@ def _unloggable(result: SubmissionResult) -> SubmissionResult:
         float(result.max_score),
         "grader error: the result could not be recorded",
     )
+
+
+def _keep_outputs(out: Path, result: SubmissionResult) -> None:
+    """What the program printed on each board, in ``outputs/`` (``regrade`` marks it again
+    without running anything). A file that cannot be written costs only that regrade."""
+    printed = {t.name: t.output for t in result.tests if t.output}
+    if not printed:
+        return
+    folder = out / OUTPUTS
+    with contextlib.suppress(OSError, ValueError):
+        folder.mkdir(exist_ok=True)
+        write_atomic(folder / output_name(result.student), json.dumps(printed) + "\n")
 
 
 class _Progress:
@@ -243,7 +264,7 @@ def _read_meta(meta: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _prepare_out(out: Path, fingerprint: str, name: str, resume: bool) -> list[str]:
+def _prepare_out(out: Path, key: str, name: str, resume: bool) -> list[str]:
     """Make ``out`` ready for results of this assignment and answer key; return notes for
     the summary. ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a
     kill at any point leaves a folder that ``--resume`` can continue."""
@@ -253,9 +274,9 @@ def _prepare_out(out: Path, fingerprint: str, name: str, resume: bool) -> list[s
             str(out), "already holds results; pass --resume to continue, or choose another --out"
         )
     out.mkdir(parents=True, exist_ok=True)
-    for folder in (out, out / "feedback"):  # what a kill in the middle of a write left
+    for folder in (out, out / "feedback", out / OUTPUTS):  # what a kill mid-write left
         remove_temporaries(folder)
-    wanted = {"assignment": name, "answer_key": fingerprint}
+    wanted = {"assignment": name, "answer_key": key}
     notes: list[str] = []
     if resume:
         old = _read_meta(meta)
@@ -331,7 +352,7 @@ def grade_folder(
     hidden = [folder, out, *([Path(manifest.source)] if manifest is not None else [])]
     if answers is not None:
         hidden += answers.secret_paths()
-    notes = _prepare_out(out, _fingerprint(assignment, cases, manifest), name, resume)
+    notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume)
     submissions, found_notes = find_submissions(folder, exclude=out)
     notes += found_notes
     assigned, more_notes = _assign(submissions, manifest)
@@ -346,6 +367,7 @@ def grade_folder(
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
+            _keep_outputs(out, result)  # before the log: a logged result has its outputs
             line = _log_line(result)
             if line is None:  # a result that would not read back is that submission's error
                 result = _unloggable(result)

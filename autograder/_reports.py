@@ -20,6 +20,7 @@ from ._texts import GENERIC_MISTAKES
 __all__ = [
     "MISTAKES",
     "MISTAKES_HEADER",
+    "OUTPUTS",
     "Tally",
     "feedback_names",
     "feedback_text",
@@ -27,6 +28,7 @@ __all__ = [
     "gradebook_text",
     "histogram",
     "mistakes_text",
+    "output_name",
     "safe_name",
     "score_buckets",
     "summary_text",
@@ -166,6 +168,16 @@ def _tally_lines(rows: Sequence[Tally]) -> list[str]:
         counts = f"{len(mistakes)} mistakes and {len(entries)} missed entries"
         lines.append(f"  (all {counts} are in mistakes.csv)")
     return lines
+
+
+OUTPUTS = "outputs"  # what each program printed, per student: for ``regrade``, staff only
+
+
+def output_name(student: str) -> str:
+    """The file under ``outputs/`` of a student's printed outputs: a safe name and a hash
+    of the id, so two ids never share a file whatever the file system's rules."""
+    digest = hashlib.sha256(student.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{safe_name(student)[:_LONGEST]}-{digest}.json"
 
 
 def feedback_names(students: Iterable[str]) -> dict[str, str]:

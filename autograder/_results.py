@@ -48,6 +48,9 @@ class TestResult:
     # answer follows.
     board: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, list[Any]] = field(default_factory=dict)
+    # What the program printed, for a run that exited normally: a batch keeps it apart
+    # (``outputs/``, for ``regrade``), never in the log or anything a student reads.
+    output: str = field(default="", compare=False, repr=False)
 
 
 def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +76,10 @@ class SubmissionResult:
         return self.status == "graded" and all(t.status == "passed" for t in self.tests)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        for test in data["tests"]:
+            test.pop("output", None)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SubmissionResult:
@@ -82,7 +88,7 @@ class SubmissionResult:
         tests = tuple(
             TestResult(
                 **{
-                    **_known(TestResult, t),
+                    **{k: v for k, v in _known(TestResult, t).items() if k != "output"},
                     "feedback": tuple(t["feedback"]),
                     "staff": tuple(t["staff"]),
                     "mistakes": tuple(t.get("mistakes", ())),

@@ -180,11 +180,11 @@ def verdict(
         printed = parse_output(text, case.expected, quote=quote)
     except OutputError as err:
         if not text.strip():
-            return result("unreadable", [_texts.PRINTED_NOTHING])
+            return result("unreadable", [_texts.PRINTED_NOTHING], output=text)
         if hidden:
             return result("unreadable", [_texts.hidden_unreadable(err.message)],
-                          staff=(_texts.unreadable(err), *staff_stderr))  # fmt: skip
-        return result("unreadable", [_texts.unreadable(err)])
+                          staff=(_texts.unreadable(err), *staff_stderr), output=text)  # fmt: skip
+        return result("unreadable", [_texts.unreadable(err)], output=text)
     expected = case.expected
     found = diagnose(printed, expected, value_tolerance)
     marked = found.mark
@@ -239,7 +239,7 @@ def verdict(
         drawn = {"board": case.board, "entries": drawn_entries(printed, entries, marked.wrong)}
     return result(status, feedback, score=score, right=right, total=marked.total, staff=staff,
                   mistakes=found.mistakes, wrong=tuple(w.label for w in marked.wrong),
-                  convention=convention, **drawn)  # fmt: skip
+                  convention=convention, output=text, **drawn)  # fmt: skip
 
 
 def grade_output(

@@ -157,7 +157,13 @@ def assert_complete(out: Path) -> None:
     assert f"100% {len(STUDENTS):>5}" in (out / "histogram.txt").read_text()
     assert json.loads((out / META).read_text())["assignment"] == "classic"
     # Nothing else: no temporary file of an interrupted write, in out or in feedback/.
-    assert sorted(p.name for p in out.iterdir()) == sorted({META, RESULTS, *REPORTS})
+    # (outputs/ holds what each program printed, for regrade: none when the whole log was
+    # copied in and nothing graded again.)
+    assert sorted(p.name for p in out.iterdir() if p.name != "outputs") == sorted(
+        {META, RESULTS, *REPORTS}
+    )
+    outputs = out / "outputs"
+    assert not outputs.exists() or not list(outputs.glob(".autograder-*"))
     pages = sorted(f"{s}.{kind}" for s in STUDENTS for kind in ("html", "txt"))
     assert sorted(p.name for p in (out / "feedback").iterdir()) == pages
     index = (out / "index.html").read_text()

@@ -1,0 +1,125 @@
+"""Marking a finished batch again, from what each program printed (``outputs/``), against
+the answer key and tolerances as they are now: after a corrected key or a changed
+tolerance, no program runs again.
+
+A board whose run failed (a crash, a timeout, too much output) has nothing to mark and
+keeps its result; so does a board whose output was not kept. The log, the reports and
+``batch.json`` are rewritten, so a later ``grade --resume`` goes on with the new key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._answers import AnswerSource, policy_judge, with_own_board
+from ._assignments import load_assignment
+from ._batch import META, RESULTS, fingerprint, read_results
+from ._cases import TestCase, mistake_words
+from ._errors import UsageError
+from ._files import write_atomic
+from ._html import write_html_reports
+from ._manifest import Manifest
+from ._reports import OUTPUTS, output_name, write_reports
+from ._results import SubmissionResult, TestResult
+from ._verdict import grade_output
+
+__all__ = ["Regrade", "regrade_folder"]
+
+# Boards whose output was read (or could have been): only these can be marked again.
+_MARKED = ("passed", "partial", "wrong", "unreadable")
+
+
+@dataclass(frozen=True)
+class Regrade:
+    """``changed``: ``(student, score before, score now)`` for each score that moved;
+    ``kept``: boards left as they were because their output was not kept."""
+
+    results: tuple[SubmissionResult, ...]
+    changed: tuple[tuple[str, float, float], ...]
+    kept: int
+    notes: tuple[str, ...]
+
+    def summary(self) -> str:
+        lines = [f"{len(self.results)} submissions marked again; "
+                 f"{len(self.changed)} scores changed"]  # fmt: skip
+        lines += [f"  {who}: {before:.2f} -> {now:.2f}" for who, before, now in self.changed]
+        if self.kept:
+            lines.append(f"{self.kept} boards kept as they were: their output was not kept")
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+def _printed(out: Path, student: str) -> dict[str, str]:
+    path = out / OUTPUTS / output_name(student)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def regrade_folder(
+    out: str | Path,
+    answers: AnswerSource,
+    *,
+    manifest: Manifest | None = None,
+) -> Regrade:
+    """Mark every result in batch folder ``out`` again from its kept outputs, on the cases
+    ``answers`` gives now (and each student's own board from ``manifest``, as ``grade``)."""
+    out = Path(out)
+    meta = out / META
+    try:
+        name = json.loads(meta.read_text(encoding="utf-8"))["assignment"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UsageError(str(out), f"is not a graded batch (no readable {META})") from None
+    assignment = load_assignment(name)
+    cases = answers.cases(assignment)
+    judge = policy_judge(answers, assignment)
+    before = read_results(out / RESULTS)
+    if not before:
+        raise UsageError(str(out / RESULTS), "holds no result to mark again")
+    results: list[SubmissionResult] = []
+    changed: list[tuple[str, float, float]] = []
+    kept = 0
+    for result in before:
+        own: Sequence[TestCase] = cases
+        if manifest is not None and (entry := manifest.find(result.student)) is not None:
+            own = with_own_board(answers.own_board_case(assignment, entry.board), cases)
+        by_name = {case.name: case for case in own}
+        printed = _printed(out, result.student)
+        tests: list[TestResult] = []
+        for test in result.tests:
+            case = by_name.get(test.name)
+            if test.status not in _MARKED or case is None:
+                tests.append(test)
+                continue
+            if test.name not in printed:
+                kept += 1
+                tests.append(test)
+                continue
+            again = grade_output(case, printed[test.name], assignment, policy=judge)
+            # What the run was (its time, its standard error) stays as it was.
+            stderr = tuple(line for line in test.staff if line not in again.staff)
+            tests.append(dataclasses.replace(again, seconds=test.seconds,
+                                             staff=(*again.staff, *stderr)))  # fmt: skip
+        score = round(sum(t.score for t in tests), 4)
+        now = result
+        if result.status == "graded":
+            now = dataclasses.replace(result, tests=tuple(tests), score=score)
+        if abs(now.score - result.score) > 1e-9:
+            changed.append((result.student, result.score, now.score))
+        results.append(now)
+    log = "".join(json.dumps(r.to_json()) + "\n" for r in results)
+    write_atomic(out / RESULTS, log)
+    key = fingerprint(assignment, cases, manifest)
+    write_atomic(meta, json.dumps({"assignment": name, "answer_key": key}) + "\n")
+    ordered = tuple(sorted(results, key=lambda r: r.student))
+    words = mistake_words(cases)
+    notes = write_html_reports(out, ordered, assignment, words)
+    notes += write_reports(out, ordered, assignment.title, words)
+    changed.sort()
+    return Regrade(ordered, tuple(changed), kept, tuple(notes))

@@ -1,0 +1,36 @@
+"""``autograder regrade``: a finished batch marked again from what its programs printed,
+against the answer key and tolerances as they are now; nothing runs again."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from reference_solutions import ReferenceAnswers
+
+from .. import UsageError, load_manifest, regrade_folder
+
+HELP = "mark a graded batch again from its kept outputs (a corrected key, new tolerances)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("out", metavar="DIR", help="the batch's folder (grade --out)")
+    parser.add_argument(
+        "--manifest", metavar="FILE", help="the manifest the batch was graded with, if any"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    manifest = None
+    if args.manifest:
+        try:
+            name = json.loads((out / "batch.json").read_text(encoding="utf-8"))["assignment"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UsageError(str(out), "is not a graded batch (no readable batch.json)") from None
+        manifest = load_manifest(args.manifest, name)
+    done = regrade_folder(out, ReferenceAnswers(), manifest=manifest)
+    sys.stdout.write(done.summary())
+    return 0
