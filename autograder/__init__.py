@@ -62,6 +62,7 @@ from ._formats import (
 from ._gradescope import VISIBILITIES, build_gradescope, run_gradescope
 from ._html import batch_html, submission_html, write_html_reports
 from ._isolation import detect_isolation
+from ._late import LatePolicy, read_times
 from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
@@ -99,6 +100,7 @@ __all__ = [
     "IsolationLevel",
     "JumpBoard",
     "JumpVariantPlan",
+    "LatePolicy",
     "Limits",
     "LoadedBoard",
     "Manifest",
@@ -165,6 +167,7 @@ __all__ = [
     "program_name",
     "read_results",
     "read_roster",
+    "read_times",
     "register_family",
     "register_format",
     "regrade_folder",

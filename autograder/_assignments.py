@@ -15,6 +15,7 @@ from typing import Any, Literal
 from . import _toml
 from ._boards import Board, BoardFamily, VariantPlan, board_family, family_names, parse_board
 from ._errors import UsageError
+from ._late import LatePolicy, read_late
 
 __all__ = [
     "Assignment",
@@ -28,7 +29,7 @@ __all__ = [
 
 CONFIG_NAME = "assignment.toml"
 MAX_TIMEOUT = 3600  # seconds per board
-SECTIONS = {"assignment", "params", "board", "tolerance", "tests", "limits", "variants"}
+SECTIONS = {"assignment", "params", "board", "tolerance", "tests", "limits", "variants", "late"}
 HEAD_KEYS = {"rules", "family", "title", "summary", "self_check"}
 TOLERANCE_KEYS = {"values", "policy", "policy_credit", "policy_full_gap", "policy_zero_gap"}
 PolicyCredit = Literal["squares", "cost"]
@@ -123,6 +124,7 @@ class Assignment:
     tests: TestPlan = TestPlan()
     limits: Limits = Limits()
     policy_grading: PolicyGrading = CREDIT_BY_SQUARE
+    late: LatePolicy | None = None  # [late]: the deadline and the penalty for late work
 
     @property
     def folder(self) -> Path:
@@ -214,6 +216,7 @@ def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
         tests=_plan(_toml.table(data, "tests", where), family, where),
         limits=_limits(_toml.table(data, "limits", where), where),
         policy_grading=policy_grading,
+        late=read_late(_toml.table(data, "late", where), where),
     )
 
 

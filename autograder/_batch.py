@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -21,7 +22,8 @@ from ._errors import UsageError
 from ._files import remove_temporaries, sync_folder, write_atomic
 from ._html import write_html_reports
 from ._isolation import detect_isolation
-from ._lms import Submission, find_submissions, unused_label
+from ._late import apply_late, lateness
+from ._lms import BLACKBOARD, Submission, find_submissions, unused_label
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
@@ -167,6 +169,7 @@ def _grade_one(
     limits: Limits,
     isolation: Isolation,
     hidden: Sequence[Path],
+    times: Mapping[str, datetime] | None = None,
 ) -> SubmissionResult:
     max_score = sum(c.points for c in cases)
 
@@ -188,6 +191,16 @@ def _grade_one(
         return failed(f"grader error: {err.__class__.__name__}: {err}")
     if work.student != work.submission.student:
         result = replace(result, extra={**result.extra, "submitted_as": work.submission.student})
+    if work.submission.late:
+        result = replace(result, extra={**result.extra, "lms_late": True})
+    if assignment.late is not None:
+        known = times or {}
+        submitted = known.get(work.student, known.get(work.submission.student))
+        lms = work.submission
+        late = lateness(assignment.late, submitted=submitted,
+                        lms_time=lms.order if lms.lms == BLACKBOARD else "",
+                        lms_late=lms.late)  # fmt: skip
+        result = apply_late(result, assignment.late, late)
     return result
 
 
@@ -323,6 +336,7 @@ def grade_folder(
     on_result: Callable[[SubmissionResult], None] | None = None,
     manifest: Manifest | None = None,
     isolation: Isolation | str | None = None,
+    times: Mapping[str, datetime] | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
     reports). The test ``cases`` come from ``answers`` (public, edge and hidden boards)
@@ -330,7 +344,8 @@ def grade_folder(
     takes the public board's place. No program may read the answer source's material.
     ``answers`` has no default, so a caller always says where the answers come from:
     ``None`` only with precomputed ``cases`` (and no manifest). ``isolation``: a level name,
-    or the strongest this machine allows (``_isolation``)."""
+    or the strongest this machine allows (``_isolation``). ``times``: when each student
+    submitted (``_late``), for the assignment's ``[late]`` policy."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
@@ -399,6 +414,7 @@ def grade_folder(
                             limits,
                             isolation,
                             hidden,
+                            times,
                         )
                     )
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -416,5 +432,6 @@ def grade_folder(
     # The pages first: the text reports end with the gradebook, the sign that all is there.
     (out / "feedback").mkdir(exist_ok=True)
     notes += write_html_reports(out, ordered, assignment, words)
-    notes += write_reports(out, ordered, assignment.title, words)
+    names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
+    notes += write_reports(out, ordered, assignment.title, words, names)
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

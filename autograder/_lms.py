@@ -95,6 +95,7 @@ class Submission:
     name: str = ""
     lms: str = ""
     problem: str = ""
+    late: bool = False  # the LMS marked it late (Canvas's LATE), whatever its time
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class _Reading:
     shown: str  # the attempt, as the problem text names it
     name: str = ""
     receipt: bool = False
+    late: bool = False
 
     def key(self) -> tuple[str, str, str, bool]:
         return (self.lms, self.student, self.order, self.receipt)
@@ -134,10 +136,18 @@ def _canvas(text: str) -> list[_Reading]:
     readings: list[_Reading] = []
     if m := _CANVAS_ANONYMOUS.fullmatch(text):
         student, order = f"anon_{m['id']}", _ordinal(m["file"])
-        readings.append(_Reading(CANVAS, student, order, f"file {m['file']}"))
+        late = text.startswith("LATE_")
+        readings.append(_Reading(CANVAS, student, order, f"file {m['file']}", late=late))
     end = _canvas_name_length(text)
     return readings + [
-        _Reading(CANVAS, m["id"], _ordinal(m["file"]), f"file {m['file']}", name=text[:i])
+        _Reading(
+            CANVAS,
+            m["id"],
+            _ordinal(m["file"]),
+            f"file {m['file']}",
+            name=text[:i],
+            late=m.group(0).startswith("_LATE"),
+        )
         for i in range(1, end)
         if text[i] == "_" and (m := _CANVAS_IDS.match(text, i))
     ]
@@ -226,7 +236,9 @@ def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, st
     (reading,) = readings
     if reading.receipt:
         return None, "a Blackboard receipt"
-    return Submission(reading.student, entry, reading.order, reading.name, reading.lms), ""
+    return Submission(
+        reading.student, entry, reading.order, reading.name, reading.lms, late=reading.late
+    ), ""
 
 
 def _newest(group: list[Submission]) -> Submission:

@@ -27,6 +27,7 @@ __all__ = [
     "gradebook_status",
     "gradebook_text",
     "histogram",
+    "late_text",
     "mistakes_text",
     "output_name",
     "safe_name",
@@ -68,6 +69,10 @@ def feedback_text(result: SubmissionResult, title: str = "") -> str:
     # The id and the problems may quote a file name, which a student chose.
     lines = [f"{result.assignment}: {title}".rstrip(": "), f"student: {printable(result.student)}"]
     lines.append(f"score: {result.score:.2f} / {result.max_score:.2f}")
+    late = result.extra.get("late")
+    if isinstance(late, dict) and late.get("days"):
+        taken = f"-{float(late.get('penalty', 0)):g}% of {float(late['score_before']):.2f}"
+        lines.append(f"late: {late['days']} day(s) ({late.get('how', '')}): {taken}")
     lines += [f"problem: {printable(p)}" for p in result.problems]
     for test in result.tests:
         mark = _MARK.get(test.status, "FAIL")
@@ -218,26 +223,43 @@ def gradebook_status(result: SubmissionResult) -> tuple[str, list[str]]:
     return "+".join(kinds) or "graded", problems
 
 
-def gradebook_text(results: Sequence[SubmissionResult]) -> str:
+def late_text(result: SubmissionResult) -> str:
+    """The late cell of a row: days and penalty under a ``[late]`` policy, or the LMS's own
+    ``LATE`` mark where there is no policy to apply."""
+    late = result.extra.get("late")
+    if isinstance(late, dict):
+        days = int(late.get("days", 0))
+        if not days:
+            return ""
+        return f"{days} day{'s' if days != 1 else ''} (-{float(late.get('penalty', 0)):g}%)"
+    return "LATE" if result.extra.get("lms_late") else ""
+
+
+def gradebook_text(
+    results: Sequence[SubmissionResult], names: Mapping[str, str] | None = None
+) -> str:
     """``grades.csv``: a row per student, the total, what happened (``gradebook_status``),
-    each board, the problems, and the isolation level its runs had."""
-    names: list[str] = []
+    each board, the problems, the isolation level its runs had, the student's name (from
+    the manifest, ``names``) and how late the work was (``late_text``)."""
+    boards: list[str] = []
     for result in results:
         for test in result.tests:
-            if test.name not in names:
-                names.append(test.name)
+            if test.name not in boards:
+                boards.append(test.name)
     text = io.StringIO()
     writer = csv.writer(text)
-    writer.writerow([cell(n) for n in ("student", "score", "max_score", "status", *names,
-                                       "problems", "isolation")])  # fmt: skip
+    writer.writerow([cell(n) for n in ("student", "score", "max_score", "status", *boards,
+                                       "problems", "isolation", "name", "late")])  # fmt: skip
     for r in sorted(results, key=lambda r: r.student):
         by_name = {t.name: f"{t.score:.2f}" for t in r.tests}
         status, problems = gradebook_status(r)
         # Text through cell(): a student id or a problem quoting a file name is the
         # student's to choose. The scores are the grader's numbers and stay numbers.
         row = [cell(r.student), f"{r.score:.2f}", f"{r.max_score:g}", cell(status)]
-        boards = [by_name.get(n, "") for n in names]
-        writer.writerow([*row, *boards, cell("; ".join(problems)), cell(r.isolation)])
+        marks = [by_name.get(n, "") for n in boards]
+        name = (names or {}).get(r.student, "")
+        writer.writerow([*row, *marks, cell("; ".join(problems)), cell(r.isolation), cell(name),
+                         cell(late_text(r))])  # fmt: skip
     return text.getvalue()
 
 
@@ -324,6 +346,7 @@ def write_reports(
     results: Sequence[SubmissionResult],
     title: str = "",
     descriptions: Mapping[str, str] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> list[str]:
     """``feedback/<student>.txt``, ``histogram.txt``, ``mistakes.csv`` and ``grades.csv`` in
     ``out``, each replaced atomically, the gradebook last. ``mistakes.csv`` is written only
@@ -348,5 +371,5 @@ def write_reports(
     # Always written, a header alone when no one made a named mistake, so that a TA's
     # spreadsheet or script finds the file in every batch.
     write_atomic(out / MISTAKES, mistakes_text(tally), newline="")
-    write_atomic(out / "grades.csv", gradebook_text(results), newline="")
+    write_atomic(out / "grades.csv", gradebook_text(results, names), newline="")
     return problems

@@ -4,12 +4,13 @@ feedback per student and a summary."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
 from reference_solutions import ReferenceAnswers
 
-from .. import grade_folder, load_assignment, load_manifest
+from .. import grade_folder, load_assignment, load_manifest, read_times
 from ._options import add_isolation_option, add_timeout_option, count
 
 HELP = "grade a folder of submissions (one per student)"
@@ -29,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--manifest", metavar="FILE", help="grade each student on their own board (variants)"
     )
+    parser.add_argument(
+        "--times",
+        metavar="CSV",
+        help="when each student submitted (columns student, submitted), for the [late] policy",
+    )
     add_isolation_option(parser)
 
 
@@ -42,6 +48,7 @@ def grade_text(
     timeout: float | None = None,
     manifest: str | None = None,
     isolation: str | None = None,
+    times: str | None = None,
 ) -> str:
     """Grade, write the reports, and return the summary."""
     limits = load_assignment(name).limits
@@ -49,9 +56,11 @@ def grade_text(
         limits = limits.with_timeout(timeout)
     target = Path(out) if out else Path(f"{name}-results")
     variants = load_manifest(manifest, name) if manifest else None
+    submitted = read_times(times) if times else None
     batch = grade_folder(
         name, folder, target, answers=ReferenceAnswers(), workers=workers, resume=resume,
         limits=limits, progress=sys.stderr, manifest=variants, isolation=isolation,
+        times=submitted,
     )  # fmt: skip
     resumed = len(batch.results) - batch.graded_now
     head = f"graded {batch.graded_now} submissions" + (
@@ -63,11 +72,26 @@ def grade_text(
     return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a batch as Ctrl-C does, with the same hint
+
+
 def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(
-        grade_text(
-            args.assignment, args.submissions, args.out, workers=args.jobs, resume=args.resume,
-            timeout=args.timeout, manifest=args.manifest, isolation=args.isolation,
-        )
-    )  # fmt: skip
+    out = args.out or f"{args.assignment}-results"
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        sys.stdout.write(
+            grade_text(
+                args.assignment, args.submissions, args.out, workers=args.jobs,
+                resume=args.resume, timeout=args.timeout, manifest=args.manifest,
+                isolation=args.isolation, times=args.times,
+            )
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"\nautograder: interrupted; the submissions graded so far are kept in "
+              f"{out}/results.jsonl: run the same command with --resume to go on",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
