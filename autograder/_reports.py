@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._exports import CANVAS_FILE, MOODLE_FILE, canvas_gradebook, moodle_gradebook
 from ._files import write_atomic
 from ._plain import cell, printable
 from ._results import SubmissionResult, TestResult
@@ -347,6 +348,7 @@ def write_reports(
     title: str = "",
     descriptions: Mapping[str, str] | None = None,
     names: Mapping[str, str] | None = None,
+    canvas_column: str = "",
 ) -> list[str]:
     """``feedback/<student>.txt``, ``histogram.txt``, ``mistakes.csv`` and ``grades.csv`` in
     ``out``, each replaced atomically, the gradebook last. ``mistakes.csv`` is written only
@@ -371,5 +373,9 @@ def write_reports(
     # Always written, a header alone when no one made a named mistake, so that a TA's
     # spreadsheet or script finds the file in every batch.
     write_atomic(out / MISTAKES, mistakes_text(tally), newline="")
+    # The LMS's own layouts (``_exports``), then the gradebook, last.
+    column = canvas_column or title or (results[0].assignment if results else "score")
+    write_atomic(out / CANVAS_FILE, canvas_gradebook(results, column, names), newline="")
+    write_atomic(out / MOODLE_FILE, moodle_gradebook(results, names), newline="")
     write_atomic(out / "grades.csv", gradebook_text(results, names), newline="")
     return problems

@@ -67,7 +67,7 @@ def grade_text(
         f" ({resumed} already graded before --resume)" if resumed else ""
     )
     files = ["grades.csv", "index.html", "feedback/", "results.jsonl", "histogram.txt",
-             "mistakes.csv"]  # fmt: skip
+             "mistakes.csv", "grades-canvas.csv", "grades-moodle.csv"]  # fmt: skip
     where = f"results in {target}: {', '.join(files)}"
     return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"
 

@@ -31,7 +31,8 @@ STUDENTS = [f"s{k:02d}" for k in range(8)]
 # apart and each kill point below is reached on its own.
 SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback", "index.html"}
+REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback", "index.html",
+           "grades-canvas.csv", "grades-moodle.csv"}  # fmt: skip
 PUBLIC = answer_key("classic", hidden=False)
 ANSWERS = ReferenceAnswers()
 
@@ -264,7 +265,7 @@ def test_kill_while_writing_batch_json(folder, tmp_path):
 
 # After every result is logged, a run writes the pages (one per student, in order of their
 # ids, then index.html), then the feedback files (likewise), then histogram.txt,
-# mistakes.csv and grades.csv: one atomic replace each.
+# mistakes.csv, the Canvas and Moodle gradebooks and grades.csv: one atomic replace each.
 PAGES = len(STUDENTS) + 1
 WRITES = {
     "first-page": 1,
@@ -272,7 +273,7 @@ WRITES = {
     "first-feedback": PAGES + 1,
     "middle-feedback": PAGES + len(STUDENTS) // 2,
     "histogram": PAGES + len(STUDENTS) + 1,
-    "gradebook": PAGES + len(STUDENTS) + 3,
+    "gradebook": PAGES + len(STUDENTS) + 5,  # after mistakes.csv and the two LMS layouts
 }
 
 
