@@ -57,7 +57,8 @@ class VariantsReport:
 
     def summary(self) -> str:
         lines = [
-            f"made {len(self.manifest.students)} bundles in {self.out / STUDENTS} "
+            f"made {len(self.manifest.students)} "
+            f"bundle{'' if len(self.manifest.students) == 1 else 's'} in {self.out / STUDENTS} "
             "(a folder and a zip per student)",
             f"manifest: {self.out / MANIFEST}",
             *self.notes,

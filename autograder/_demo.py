@@ -6,6 +6,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from ._answers import AnswerSource
 from ._assignments import assignment_names, load_assignment
@@ -18,17 +19,24 @@ DEMO_TIMEOUT = 3.0  # seconds per board: the endless examples need not hold the 
 
 
 def demo_text(
-    answers: AnswerSource, names: Sequence[str] | None = None, workers: int = 2
+    answers: AnswerSource,
+    names: Sequence[str] | None = None,
+    workers: int = 2,
+    progress: TextIO | None = None,
 ) -> tuple[str, bool]:
     """The gradebook of the examples, and whether grading went through without a grader
-    error (a student's crash or timeout is a result, not an error)."""
+    error (a student's crash or timeout is a result, not an error). ``progress``: where to
+    say which assignment is being graded (a bar too, on a terminal), as ``grade`` does."""
     lines: list[str] = []
     ok = True
     with tempfile.TemporaryDirectory(prefix="autograder-demo-") as tmp:
         for name in names or assignment_names():
             assignment = load_assignment(name)
             folder = Path(tmp) / name
-            render_examples(assignment, folder / "submissions")
+            examples = render_examples(assignment, folder / "submissions")
+            if progress is not None:
+                progress.write(f"grading the {len(examples)} examples of {name}\n")
+                progress.flush()
             batch = grade_folder(
                 name,
                 folder / "submissions",
@@ -36,6 +44,7 @@ def demo_text(
                 answers=answers,
                 workers=workers,
                 limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
+                progress=progress,
             )
             if not lines:
                 lines += [f"isolation: {batch.isolation}", ""]

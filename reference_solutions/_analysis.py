@@ -700,7 +700,7 @@ def analysis_text(analysis: Analysis) -> str:
     better = "higher" if analysis.maximize else "lower"
     unit = "moves" if analysis.maximize else "turns"
     lines = [
-        f"{name} on {problem.board_source}",
+        f"{name} on {problem.board_words}",
         f"{what} to the goal ({better} is better); {analysis.games} games per simulation, "
         f"seed {analysis.seed}",
         "",

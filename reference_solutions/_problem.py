@@ -57,6 +57,13 @@ class Problem:
     params: Any
     game: Game
 
+    @property
+    def board_words(self) -> str:
+        """The board as a person names it: "the public board", or its file."""
+        if self.board_source == f"{self.assignment.config} [board]":
+            return "the public board"
+        return self.board_source
+
     def board_file(self) -> dict[str, Any]:
         """The board file a program is given for this board and these parameters."""
         return self.assignment.board_family.board_file(self.board, params_to_json(self.params))

@@ -62,7 +62,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    top = parser()
+    args, extra = top.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if extra:
+        hint = ""
+        if all("=" in word and not word.startswith("-") for word in extra):
+            # ``--set a=1 b=2``: each setting needs its own --set.
+            repeated = " ".join(f"--set {word}" for word in extra)
+            hint = f" (one --set per parameter: {repeated})"
+        top.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
     try:
         return int(VERBS[args.verb].run(args))
     except UsageError as err:

@@ -112,7 +112,7 @@ def analysis_page(analysis: Analysis) -> AnalysisPage:
     params = params_to_json(problem.params)
     settings = ", ".join(f"{k} = {v}" for k, v in sorted(params.items())) or "no parameters"
     lines = [
-        f"{problem.assignment.title}, on {problem.board_source}; {settings}.",
+        f"{problem.assignment.title}, on {problem.board_words}; {settings}.",
         f"optimal expected {unit} from the start: {analysis.solution.start_value:.4f}; "
         f"{analysis.games} games per simulation, seed {analysis.seed}.",
     ]

@@ -18,6 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text, ok = demo_text(ReferenceAnswers())
+    text, ok = demo_text(ReferenceAnswers(), progress=sys.stderr)
     sys.stdout.write(text)
     return 0 if ok else 1

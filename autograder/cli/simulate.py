@@ -35,7 +35,7 @@ def simulate_text(
     what = "discounted reward" if model.maximize else "turns"
     low, high = result.interval()
     lines = [
-        f"{name} on {problem.board_source}: {result.games} games under the optimal policy, "
+        f"{name} on {problem.board_words}: {result.games} games under the optimal policy, "
         f"seed {seed}",
         f"mean {what}: {result.mean:.4f}   standard deviation: {result.std:.4f}",
         f"95% confidence interval for the mean: [{low:.4f}, {high:.4f}]",

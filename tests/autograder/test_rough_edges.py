@@ -1,0 +1,81 @@
+"""What a new teaching assistant trips on, each said in one line: a setting per --set, a
+file where a folder is wanted, an empty folder, a stopped batch, the demo's silence."""
+
+from __future__ import annotations
+
+import io
+import signal
+import subprocess
+import sys
+import time
+
+from autograder import demo_text
+from autograder.cli import main
+from reference_solutions import ReferenceAnswers
+
+
+def one_error(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) >= 1
+    return err[-1]
+
+
+def test_two_settings_after_one_set_say_to_repeat_it(capsys):
+    assert main_exit(["solve", "classic", "--set", "faces=6", "overshoot=win"]) == 2
+    said = one_error(capsys)
+    assert "one --set per parameter: --set overshoot=win" in said
+
+
+def main_exit(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as stop:  # argparse's own errors
+        return int(stop.code or 0)
+
+
+def test_grade_on_a_file_or_an_empty_folder_says_what_it_wants(tmp_path, capsys):
+    program = tmp_path / "classic.py"
+    program.write_text("print(1)\n")
+    assert main(["grade", "classic", str(program), "--out", str(tmp_path / "a")]) == 2
+    said = one_error(capsys)
+    assert str(program) in said and "is a file" in said and "check" in said
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["grade", "classic", str(empty), "--out", str(tmp_path / "b")]) == 2
+    said = one_error(capsys)
+    assert str(empty) in said and "holds no submission" in said
+
+
+def test_simulate_names_the_public_board_in_words(capsys):
+    assert main(["simulate", "classic", "--games", "200"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("classic on the public board:") and "toml" not in first
+
+
+def test_the_demo_says_what_it_is_grading():
+    said = io.StringIO()
+    text, ok = demo_text(ReferenceAnswers(), names=["trap-lane"], progress=said)
+    assert ok and "== trap-lane" in text
+    assert said.getvalue().startswith("grading the ") and "examples of trap-lane" in said.getvalue()
+
+
+def test_a_stopped_batch_says_how_to_go_on(tmp_path):
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name in ("a", "b", "c", "d"):
+        (folder / f"{name}.py").write_text("while True:\n    pass\n")
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "autograder", "grade", "classic", str(folder), "--out", str(out),
+         "--isolation", "process", "--timeout", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (out / "batch.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the first runs
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err[-2000:]
+    said = err.decode()
+    assert "--resume" in said and str(out) in said
