@@ -79,3 +79,19 @@ def test_a_stopped_batch_says_how_to_go_on(tmp_path):
     assert process.returncode == 130, err[-2000:]
     said = err.decode()
     assert "--resume" in said and str(out) in said
+
+
+def test_the_sample_roster_matches_canvas_download_names(tmp_path):
+    """The sample roster is a Canvas export: its ids are the ids Canvas puts in download
+    names, so a TA's folder of downloads meets the roster's students."""
+    from autograder import find_submissions, read_roster
+    from autograder._examples import examples_dir
+
+    roster = read_roster(examples_dir() / "roster.csv")
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    for k, student in enumerate(roster.students):
+        sortable = "".join(ch for ch in student.name.lower() if ch.isalpha())
+        (folder / f"{sortable}_{student.id}_{9000 + k}_classic.py").write_text("print(1)\n")
+    found, _ = find_submissions(folder)
+    assert sorted(s.student for s in found) == sorted(s.id for s in roster.students)
