@@ -8,7 +8,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ._answers import AnswerSource, policy_judge, with_own_board
+from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
@@ -28,6 +29,7 @@ from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
 from ._sandbox import Isolation
+from ._similarity import write_similarity
 from ._submission import grade_submission
 
 __all__ = [
@@ -42,6 +44,9 @@ __all__ = [
 
 RESULTS = "results.jsonl"
 META = "batch.json"
+# An LMS download given as one archive: what it may unpack to (students' own archives
+# inside it are unpacked later, each with a submission's caps).
+DOWNLOAD_CAPS = Caps(500 << 20, 50_000)
 
 
 @dataclass(frozen=True)
@@ -322,6 +327,53 @@ def _prepare_out(out: Path, key: str, name: str, resume: bool) -> list[str]:
     return notes
 
 
+@contextlib.contextmanager
+def _unpacked_download(archive: Path) -> Iterator[Path]:
+    """An LMS download unpacked into a temporary folder (removed afterwards). One top
+    folder is unwrapped (a teaching assistant's zipped ``submissions/``) unless its name is
+    an LMS name (a Moodle download of one student's folder)."""
+    try:
+        with unpacked(archive, DOWNLOAD_CAPS, unwrap=False,
+                      prefix="autograder-download-") as folder:  # fmt: skip
+            entries = list(folder.iterdir())
+            if len(entries) == 1 and entries[0].is_dir():
+                found, _ = find_submissions(folder)
+                if not any(s.lms for s in found):
+                    folder = entries[0]
+            yield folder
+    except ArchiveError as err:
+        raise UsageError(str(archive), str(err).removeprefix(f"{archive.name}: ")) from None
+
+
+def _shown_path(path: Path, folder: Path, unpacked_from: Path | None) -> str:
+    """How a result names its submission: as it is, or inside the download it came from."""
+    if unpacked_from is None:
+        return str(path)
+    try:
+        return f"{unpacked_from}/{path.relative_to(folder).as_posix()}"
+    except ValueError:
+        return str(path)
+
+
+def _shown_as(
+    result: SubmissionResult, folder: Path, unpacked_from: Path | None
+) -> SubmissionResult:
+    if unpacked_from is None:
+        return result
+    return replace(result, submission=_shown_path(Path(result.submission), folder, unpacked_from))
+
+
+def _code_of(
+    work: Sequence[_Work], folder: Path, unpacked_from: Path | None
+) -> list[tuple[str, Path, str]]:
+    """What the similarity report reads: each graded student's submission."""
+    return [
+        (w.student, w.submission.path, _shown_path(w.submission.path, folder, unpacked_from))
+        for w in work
+        if not w.refused
+    ]
+
+
 def grade_folder(
     name: str,
     folder: str | Path,
@@ -337,6 +389,7 @@ def grade_folder(
     manifest: Manifest | None = None,
     isolation: Isolation | str | None = None,
     times: Mapping[str, datetime] | None = None,
+    unpacked_from: Path | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
     reports). The test ``cases`` come from ``answers`` (public, edge and hidden boards)
@@ -345,9 +398,28 @@ def grade_folder(
     ``answers`` has no default, so a caller always says where the answers come from:
     ``None`` only with precomputed ``cases`` (and no manifest). ``isolation``: a level name,
     or the strongest this machine allows (``_isolation``). ``times``: when each student
-    submitted (``_late``), for the assignment's ``[late]`` policy."""
+    submitted (``_late``), for the assignment's ``[late]`` policy.
+
+    ``folder`` may be an LMS download as one archive (``submissions.zip``, ``.tar.gz``): it
+    is unpacked (at most ``DOWNLOAD_CAPS``) into a temporary folder, graded there and
+    removed; ``unpacked_from`` is then that archive, and results name each submission
+    inside it (``submissions.zip/alice.py``), so that ``--resume`` on the same archive finds
+    them whatever folder it is unpacked to."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
+    if is_archive(folder):
+        with _unpacked_download(folder) as inner:
+            return grade_folder(
+                name, inner, out, answers=answers, workers=workers, resume=resume,
+                cases=cases, limits=limits, progress=progress, on_result=on_result,
+                manifest=manifest, isolation=isolation, times=times, unpacked_from=folder,
+            )  # fmt: skip
+    if folder.is_file():
+        raise UsageError(
+            str(folder),
+            "is a file: grade takes a folder (or an LMS zip) with one file or folder per "
+            "student; to grade one program, use check",
+        )
     if not folder.is_dir():
         raise UsageError(str(folder), "no such folder of submissions")
     if answers is None and (cases is None or manifest is not None):
@@ -365,10 +437,13 @@ def grade_folder(
     # Besides the answer material, a program must not see the other submissions, the
     # gradebook or the manifest.
     hidden = [folder, out, *([Path(manifest.source)] if manifest is not None else [])]
+    hidden += [unpacked_from] if unpacked_from is not None else []
     if answers is not None:
         hidden += answers.secret_paths()
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume)
     submissions, found_notes = find_submissions(folder, exclude=out)
+    if not submissions and not resume:
+        raise UsageError(str(folder), "holds no submission (one file or folder per student)")
     notes += found_notes
     assigned, more_notes = _assign(submissions, manifest)
     notes += more_notes
@@ -419,7 +494,7 @@ def grade_folder(
                     )
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    record(future.result())
+                    record(_shown_as(future.result(), folder, unpacked_from))
         except KeyboardInterrupt:
             for future in pending:
                 future.cancel()
@@ -434,4 +509,7 @@ def grade_folder(
     notes += write_html_reports(out, ordered, assignment, words)
     names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
+    # For the staff only, after the gradebook: similar code never holds the grades up, and
+    # --resume writes it again.
+    notes += write_similarity(out, _code_of(assigned, folder, unpacked_from), assignment)
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

@@ -3,4 +3,8 @@ registry is ``autograder._languages``; Python is registered there)."""
 
 from __future__ import annotations
 
-from . import _languages  # noqa: F401  Python
+from . import (
+    _configured,  # noqa: F401  kinds declared in languages.toml (Java)
+    _languages,  # noqa: F401  Python
+    _notebook,  # noqa: F401  Jupyter notebooks
+)

@@ -230,7 +230,7 @@ def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, st
     """The submission an entry holds, or ``None`` and why it is skipped."""
     readings = _readings(entry, users)
     if not readings:
-        return Submission(entry.stem if entry.is_file() else entry.name, entry), ""
+        return Submission(_plain_id(entry), entry), ""
     if len(readings) > 1:
         return _ambiguous(entry, readings), ""
     (reading,) = readings
@@ -239,6 +239,18 @@ def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, st
     return Submission(
         reading.student, entry, reading.order, reading.name, reading.lms, late=reading.late
     ), ""
+
+
+def _plain_id(entry: Path) -> str:
+    """The student a plain name stands for: a folder's name, a file's without its suffix
+    (both of ``alice.tar.gz``)."""
+    if not entry.is_file():
+        return entry.name
+    lower = entry.name.lower()
+    for double in (".tar.gz", ".tar.bz2", ".tar.xz"):
+        if lower.endswith(double) and len(entry.name) > len(double):
+            return entry.name[: -len(double)]
+    return entry.stem
 
 
 def _newest(group: list[Submission]) -> Submission:

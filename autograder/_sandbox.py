@@ -52,6 +52,14 @@ TMP_MB = 16  # the private /tmp of a namespace run lives in memory: keep it smal
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
        "/etc/alternatives", "/etc/ssl/certs")  # fmt: skip
+# Further system paths, read-only, that a kind of program declares it needs (a JDK's
+# /etc/java-17-openjdk): ``add_system_paths``, called as the kinds are registered.
+_EXTRA_SYSTEM: list[str] = []
+
+
+def add_system_paths(*paths: str) -> None:
+    """Show ``paths`` (absolute, existing or not) read-only to namespace runs too."""
+    _EXTRA_SYSTEM.extend(p for p in paths if p not in _EXTRA_SYSTEM)
 
 
 @dataclass(frozen=True)
@@ -382,7 +390,7 @@ def _read_only_view(hidden: Sequence[Path]) -> _Mounts:
             mounts.symlink(os.readlink(path), path)
         elif os.path.isdir(path):
             mounts.read_only(path)
-    for path in ETC:
+    for path in (*ETC, *_EXTRA_SYSTEM):
         if os.path.exists(path):
             mounts.read_only(path)
     for tree in _python_trees():

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import _kinds  # noqa: F401  every kind of program, registered
 from ._answers import PolicyJudge
+from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
 from ._files import tree_size
@@ -273,6 +274,27 @@ def submission_problem(submission: Path) -> str:
     return ""
 
 
+@contextlib.contextmanager
+def _as_folder(submission: Path) -> Iterator[Path]:
+    """The submission as it is, or an archive (``alice.zip``) unpacked into a temporary
+    folder for as long as the ``with`` lasts, held to the caps of a submission. A folder
+    holding one archive and no program (a Moodle folder of an uploaded zip) is that
+    archive."""
+    archive = submission
+    if submission.is_dir() and not _program_files(submission):
+        inside = [p for p in submission.iterdir() if not p.name.startswith(".")]
+        archive = inside[0] if len(inside) == 1 else submission
+    if not is_archive(archive) or archive.is_symlink():
+        yield submission
+        return
+    caps = Caps(MAX_SUBMISSION_MB << 20, MAX_SUBMISSION_FILES)
+    try:
+        with unpacked(archive, caps) as folder:
+            yield folder
+    except ArchiveError as err:
+        raise SubmissionError(str(err)) from None
+
+
 def grade_submission(
     assignment: Assignment,
     submission: Path,
@@ -287,9 +309,10 @@ def grade_submission(
     policy: PolicyJudge | None = None,
     shown: int | None = SHOWN_WRONG,
 ) -> SubmissionResult:
-    """Grade one submission (a file or a folder) on every case, ``workers`` boards at a
-    time. Never raises for anything the submission does: a submission that cannot be run is
-    a result with status ``error``. After two timeouts the remaining boards are not run.
+    """Grade one submission (a file, a folder, or an archive of one: ``.zip``, ``.tar.gz``,
+    unpacked into a temporary folder) on every case, ``workers`` boards at a time. Never
+    raises for anything the submission does: a submission that cannot be run is a result
+    with status ``error``. After two timeouts the remaining boards are not run.
     ``quote_output=False`` keeps every word the program printed out of the feedback.
 
     ``isolation`` is a level name or a detected :class:`Isolation` (the strongest available
@@ -313,16 +336,18 @@ def grade_submission(
     try:
         if too_large := submission_problem(submission):
             raise SubmissionError(too_large)
-        program = find_program(submission, assignment)
-        language = language_for(program)
-        assert language is not None
-        if missing := language.missing():
-            raise SubmissionError(f"{program.name}: {missing}")
-        with language.prepared(
-            submission, program, BuildContext(limits, isolation, hidden)
-        ) as ready:
-            return _graded(assignment, ready, cases, student, limits, workers, quote_output,
-                           isolation, hidden, policy, shown, path)  # fmt: skip
+        with _as_folder(submission) as submission:
+            program = find_program(submission, assignment)
+            language = language_for(program)
+            assert language is not None
+            if missing := language.missing():
+                raise SubmissionError(f"{program.name}: {missing}")
+            with language.prepared(
+                submission, program, BuildContext(limits, isolation, hidden)
+            ) as ready:
+                return _graded(assignment, ready, cases, student, limits, workers,
+                               quote_output, isolation, hidden, policy, shown,
+                               path)  # fmt: skip
     except SubmissionError as err:
         return SubmissionResult.failed(student, path, name, max_score, str(err))
 

@@ -8,6 +8,8 @@ reading and the print format cannot drift apart.
 
 from __future__ import annotations
 
+import ast
+import json
 import pprint
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -22,7 +24,10 @@ from ._boards import Board, JumpBoard
 __all__ = [
     "HANDOUT_TEMPLATE",
     "check_command",
+    "has_java_starter",
+    "java_program_name",
     "program_name",
+    "program_notebook",
     "render_handout",
     "render_program",
     "starter_code_dir",
@@ -38,6 +43,15 @@ def starter_code_dir() -> Path:
 def program_name(assignment: Assignment) -> str:
     """The file name a student's program goes by, e.g. ``token_boosted.py``."""
     return assignment.name.replace("-", "_") + ".py"
+
+
+def java_program_name(assignment: Assignment) -> str:
+    """The file name of a Java program, named like its class: ``TokenBoosted.java``."""
+    return assignment.name.title().replace("-", "") + ".java"
+
+
+def has_java_starter(assignment: Assignment) -> bool:
+    return (starter_code_dir() / f"{assignment.name}.java.j2").is_file()
 
 
 def check_command(assignment: Assignment, variant: bool = False) -> str:
@@ -98,18 +112,25 @@ def render_program(
     template: str | None = None,
     search_path: Sequence[Path] = (),
     variant: bool = False,
+    language: str = "python",
 ) -> str:
     """The program for ``board``: the starter by default, or ``template`` found first on
     ``search_path`` (``reference_solutions`` passes its own folder of filled-in templates).
-    A ``variant`` program goes into a student's bundle and tells them to run ``check.py``."""
+    A ``variant`` program goes into a student's bundle and tells them to run ``check.py``.
+    ``language="java"``: the Java starter (``starter_code/<name>.java.j2``)."""
     env = _environment(tuple(search_path))
-    name = template or f"starter/{assignment.name}.py.j2"
+    java = language == "java"
+    name = template or f"starter/{assignment.name}.{'java' if java else 'py'}.j2"
+    program = java_program_name(assignment) if java else program_name(assignment)
+    checking = check_command(assignment, variant)
+    if java and not variant:
+        checking = f"autograder check {assignment.name} {program}"
     return env.get_template(name).render(
         assignment=assignment,
         board=board,
         params=dict(params),
-        program=program_name(assignment),
-        check_command=check_command(assignment, variant),
+        program=program,
+        check_command=checking,
     )
 
 
@@ -140,3 +161,79 @@ def render_handout(
         variant=variant,
         check_command=check_command(assignment, variant),
     )
+
+
+# The line a starter program's "YOUR PART" starts and ends on.
+_YOUR_PART = "-- YOUR PART"
+_END_OF_YOUR_PART = "-- END OF YOUR PART"
+_RUN_AS_SCRIPT = 'if __name__ == "__main__":\n    main(sys.argv)\n'
+_RUN_IN_NOTEBOOK = """\
+# Run by the grader, this notebook is handed the board file as sys.argv[1]. In Jupyter or
+# Colab, where sys.argv holds the kernel's own arguments, the board written in above is solved.
+if __name__ == "__main__":
+    main(sys.argv if len(sys.argv) > 1 and sys.argv[1].endswith(".json") else sys.argv[:1])
+"""
+
+
+def _notebook_cell(kind: str, number: int, text: str) -> dict[str, Any]:
+    lines = text.strip("\n").splitlines(keepends=True)
+    cell: dict[str, Any] = {"cell_type": kind, "id": f"cell-{number}", "metadata": {},
+                            "source": lines}  # fmt: skip
+    if kind == "code":
+        cell.update(execution_count=None, outputs=[])
+    return cell
+
+
+def program_notebook(assignment: Assignment, program: str) -> str:
+    """``program`` (a starter or a filled-in program, rendered) as a notebook in nbformat 4:
+    a markdown cell of instructions, then code cells for the board and its reading, the
+    solving part ("YOUR PART"), the printing, and the run, which reads the board file named
+    by ``sys.argv[1]`` as the program does. Raises ``ValueError`` for a program without the
+    starter's "YOUR PART" lines."""
+    tree = ast.parse(program)
+    docstring = ast.get_docstring(tree) or assignment.title
+    first = tree.body[0]
+    lines = program.splitlines(keepends=True)
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        lines = lines[first.end_lineno or 0 :]
+    starts = [i for i, line in enumerate(lines) if line.rstrip().endswith(_YOUR_PART)]
+    ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(_END_OF_YOUR_PART)]
+    starts = [i for i in starts if i not in ends]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise ValueError("the program has no YOUR PART ... END OF YOUR PART lines")
+    start, end = starts[0], ends[0] + 1
+    rest = "".join(lines[end:])
+    if _RUN_AS_SCRIPT not in rest:
+        raise ValueError("the program does not end by calling main(sys.argv)")
+    printing, _, after = rest.partition(_RUN_AS_SCRIPT)
+    title, _, _ = docstring.partition("\n")
+    stem = Path(program_name(assignment)).stem
+    instructions = f"""\
+# {title.rstrip(".")}
+
+Everything is written for you except the function in the second code cell, under
+"YOUR PART": the other cells read the board and print the table the autograder reads.
+
+Run the cells from top to bottom: the last one solves the board written in the first
+cell. The grader runs this notebook's code cells in order as one program, handing it
+a board file as `sys.argv[1]`; magics (`%...`) and shell lines (`!...`) are skipped.
+Check your work with `autograder check {assignment.name} {stem}.ipynb`, and hand in the
+notebook (`.ipynb`).
+"""
+    cells = [
+        _notebook_cell("markdown", 0, instructions),
+        _notebook_cell("code", 1, "".join(lines[:start])),
+        _notebook_cell("code", 2, "".join(lines[start:end])),
+        _notebook_cell("code", 3, printing),
+        _notebook_cell("code", 4, _RUN_IN_NOTEBOOK + after),
+    ]
+    notebook = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "cells": cells,
+    }
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"

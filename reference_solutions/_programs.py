@@ -12,7 +12,7 @@ from ._answer_key import self_check_text
 from ._params import params_to_json
 from ._problem import make_problem, solve_problem
 
-__all__ = ["programs_dir", "reference_handout", "reference_program"]
+__all__ = ["programs_dir", "reference_handout", "reference_java_program", "reference_program"]
 
 
 def programs_dir() -> Path:
@@ -32,6 +32,24 @@ def reference_program(
         params_to_json(problem.params),
         template=f"{name}.py.j2",
         search_path=[programs_dir()],
+    )
+
+
+def reference_java_program(
+    name: str,
+    board: str | Path | Mapping[str, Any] | None = None,
+    settings: Sequence[str] = (),
+) -> str:
+    """The Java reference program of assignment ``name`` (``programs/<name>.java.j2``, the
+    Java starter with its ``solve`` block written) with ``board`` written in."""
+    problem = make_problem(name, board, settings)
+    return render_program(
+        problem.assignment,
+        problem.board,
+        params_to_json(problem.params),
+        template=f"{name}.java.j2",
+        search_path=[programs_dir()],
+        language="java",
     )
 
 

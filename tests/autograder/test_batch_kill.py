@@ -32,7 +32,7 @@ STUDENTS = [f"s{k:02d}" for k in range(8)]
 SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback", "index.html",
-           "grades-canvas.csv", "grades-moodle.csv"}  # fmt: skip
+           "grades-canvas.csv", "grades-moodle.csv", "similarity.csv"}  # fmt: skip
 PUBLIC = answer_key("classic", hidden=False)
 ANSWERS = ReferenceAnswers()
 

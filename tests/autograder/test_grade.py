@@ -34,13 +34,13 @@ def make_folder(tmp_path: Path, students: int) -> Path:
 def test_reports_are_written(tmp_path):
     folder = make_folder(tmp_path, 2)
     (folder / "broken.py").write_text("print('Expected turns per game: 1.00')\n")
-    (folder / "notes.ipynb").write_text("{}")
+    (folder / "notes.docx").write_bytes(b"PK\x03\x04")  # a kind of file no program is
     batch = grade_folder(
         "classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES, workers=2
     )
     by_student = {r.student: r for r in batch.results}
     assert by_student["s00"].score == 25 and by_student["broken"].score == 0
-    assert by_student["notes"].status == "error" and "notebook" in by_student["notes"].problems[0]
+    assert by_student["notes"].status == "error" and "notes.docx" in by_student["notes"].problems[0]
     with open(tmp_path / "out" / "grades.csv") as file:
         rows = list(csv.DictReader(file))
     assert [r["student"] for r in rows] == ["broken", "notes", "s00", "s01"]

@@ -210,7 +210,8 @@ def test_the_batch_writes_mistakes_csv_and_resume_rebuilds_it(tmp_path, monkeypa
     batch = grade_folder("classic", folder, out, answers=ANSWERS, cases=cases)
     # Written atomically, before the gradebook, which stays the last report.
     assert written == ["ann.txt", "bob-overshoot.txt", "cy-overshoot.txt",
-                       "histogram.txt", "mistakes.csv", "grades.csv"]  # fmt: skip
+                       "histogram.txt", "mistakes.csv", "grades-canvas.csv",
+                       "grades-moodle.csv", "grades.csv"]  # fmt: skip
     text = (out / "mistakes.csv").read_bytes().decode()
     assert text == (
         "kind,board,entry,students,out_of,boards,description\r\n"

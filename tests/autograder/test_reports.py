@@ -101,7 +101,7 @@ def test_the_columns_stay_in_their_order_and_rows_end_with_crlf():
         SubmissionResult.failed("kim", "subs/kim", "classic", 20.0, 'odd; "quoted", two\nlines'),
     ]
     text = gradebook_text(results)
-    header = "student,score,max_score,status,public,hidden-1,problems,isolation\r\n"
+    header = "student,score,max_score,status,public,hidden-1,problems,isolation,name,late\r\n"
     assert text.startswith(header)
     assert text.count("\r\n") == 4  # the header and three rows (a cell's own newline is kept)
     table = rows(text)
@@ -110,7 +110,7 @@ def test_the_columns_stay_in_their_order_and_rows_end_with_crlf():
     assert table[1]["problems"] == 'odd; "quoted", two\nlines'
     assert table[2] == {"student": "zed", "score": "10.00", "max_score": "20", "status": "crashed",
                         "public": "0.00", "hidden-1": "10.00", "problems": "crashed on public",
-                        "isolation": "namespace"}  # fmt: skip
+                        "isolation": "namespace", "name": "", "late": ""}  # fmt: skip
 
 
 # --- the real flow: programs that crash, never end or print nothing -------------------------
@@ -140,7 +140,8 @@ def test_grades_csv_says_which_boards_crashed_timed_out_or_could_not_be_read(tmp
     with open(tmp_path / "out" / "grades.csv", newline="") as file:
         table = {r["student"]: r for r in csv.DictReader(file)}
     assert list(next(iter(table.values()))) == [
-        "student", "score", "max_score", "status", *names, "problems", "isolation"
+        "student", "score", "max_score", "status", *names, "problems", "isolation", "name",
+        "late",
     ]  # fmt: skip
     assert (table["good"]["status"], table["good"]["problems"]) == ("graded", "")
     assert table["fragile"]["status"] == "crashed"

@@ -95,3 +95,17 @@ def test_the_sample_roster_matches_canvas_download_names(tmp_path):
         (folder / f"{sortable}_{student.id}_{9000 + k}_classic.py").write_text("print(1)\n")
     found, _ = find_submissions(folder)
     assert sorted(s.student for s in found) == sorted(s.id for s in roster.students)
+
+
+def test_starter_keeps_a_file_it_would_replace_and_refuses_an_unprintable_board(tmp_path, capsys):
+    solution = tmp_path / "classic.py"
+    solution.write_text("# a filled-in program, hours of work\n")
+    assert main(["starter", "classic", "-o", str(solution)]) == 2
+    assert "--force" in one_error(capsys) and "hours of work" in solution.read_text()
+    assert main(["starter", "classic", "-o", str(solution), "--force"]) == 0
+    assert "NotImplementedError" in solution.read_text()
+    board = tmp_path / "b95.json"
+    board.write_text('{"goal": 95, "jumps": []}')
+    for verb in ("starter", "solve", "handout"):
+        assert main([verb, "classic", "--board", str(board)]) == 2, verb
+        assert "not a multiple of 10" in one_error(capsys), verb
