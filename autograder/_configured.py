@@ -54,6 +54,7 @@ from ._languages import (
     Language,
     Prepared,
     SubmissionError,
+    copy_submission,
     language_names,
     register_language,
     suffixes,
@@ -79,7 +80,6 @@ RUN_PLACEHOLDERS = {"program", "stem", "folder", "board", "main_class"}
 BUILD_PLACEHOLDERS = {"program", "stem", "folder"}
 DEFAULT_MISSING = "{command} not found: {name} submissions cannot be graded here"
 SHOWN_COMPILER_LINES = 4  # of a build's complaints, in a submission's error row
-IGNORED_NAMES = {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"}
 MAIN_DESCRIPTOR = b"([Ljava/lang/String;)V"
 
 
@@ -237,7 +237,7 @@ class ConfiguredLanguage(Language):
         with run_folder(not sized_folders()) as (work, watch):
             stage = work / "submission"
             stage.mkdir()
-            staged = _stage(submission, program, stage)
+            staged = copy_submission(submission, program, stage)
             values = {"program": str(staged), "stem": staged.stem, "folder": str(staged.parent)}
             argv = self._argv(self.build, values)
             run = run_limited(argv, staged.parent, clean_environment(work), limits,
@@ -272,20 +272,6 @@ class ConfiguredLanguage(Language):
         if self.classes:
             values["main_class"] = main_class(program.parent / self.classes, program.stem) or ""
         return self._argv(self.run, values)
-
-
-def _stage(submission: Path, program: Path, into: Path) -> Path:
-    """Copy the program (or the folder's regular files, no links) into ``into``."""
-    if submission.is_file():
-        shutil.copyfile(program, into / program.name)
-        return into / program.name
-    for path in sorted(submission.rglob("*")):
-        rel = path.relative_to(submission)
-        if set(rel.parts) & IGNORED_NAMES or path.is_symlink() or not path.is_file():
-            continue
-        (into / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, into / rel)
-    return into / program.relative_to(submission)
 
 
 def _lines(output: bytes, strip: Sequence[str]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -23,10 +24,12 @@ from ._sandbox import Isolation
 
 __all__ = [
     "HERE",
+    "IGNORED_NAMES",
     "Language",
     "Prepared",
     "PythonLanguage",
     "SubmissionError",
+    "copy_submission",
     "is_module_only",
     "language_for",
     "language_names",
@@ -35,6 +38,8 @@ __all__ = [
 ]
 
 HERE = Path(__file__).resolve().parent
+# Never copied with a folder submission: caches, an editor's or an OS's leftovers.
+IGNORED_NAMES = frozenset({"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"})
 
 
 class SubmissionError(Exception):
@@ -83,6 +88,29 @@ class Language:
         """The command of one run: ``program`` is the copied program in the run's folder
         ``work``, ``board`` the board file."""
         raise NotImplementedError
+
+
+def copy_submission(
+    submission: Path, program: Path, into: Path, most_bytes: int | None = None
+) -> Path:
+    """Copy the program (and, for a folder, its regular files, no links, none of
+    ``IGNORED_NAMES``) into ``into``; the copied program's path. More than ``most_bytes``
+    in all is a :class:`SubmissionError`."""
+    if submission.is_file():
+        target = into / program.name
+        shutil.copyfile(program, target)
+        return target
+    total = 0
+    for path in sorted(submission.rglob("*")):
+        rel = path.relative_to(submission)
+        if set(rel.parts) & IGNORED_NAMES or path.is_symlink() or not path.is_file():
+            continue
+        total += path.stat().st_size
+        if most_bytes is not None and total > most_bytes:
+            raise SubmissionError(f"{submission.name}: larger than {most_bytes >> 20} MB")
+        (into / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, into / rel)
+    return into / program.relative_to(submission)
 
 
 def is_module_only(source: str, function: str) -> bool:

@@ -43,6 +43,7 @@ from ._languages import (
     Language,
     Prepared,
     SubmissionError,
+    copy_submission,
     is_module_only,
     register_language,
 )
@@ -64,7 +65,6 @@ RUNNER = "_notebook_runner.py"
 CELLS_SUFFIX = ".cells.json"
 MODULE_SUFFIX = ".py"
 # Folders a folder submission's copy leaves out (as the runs' copies do).
-_SKIPPED = {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"}
 
 
 @dataclass(frozen=True)
@@ -171,16 +171,6 @@ def notebook_cells(path: Path) -> list[Cell]:
     return cells
 
 
-def _copy_folder(source: Path, target: Path) -> None:
-    """The regular files of a folder submission (no links, none of ``_SKIPPED``)."""
-    for path in sorted(source.rglob("*")):
-        rel = path.relative_to(source)
-        if set(rel.parts) & _SKIPPED or path.is_symlink() or not path.is_file():
-            continue
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target / rel)
-
-
 def _cells_file(program: Path) -> Path:
     """The cells of the staged program ``<name>.ipynb``: ``<name>.ipynb.cells.json``."""
     return program.with_name(program.name + CELLS_SUFFIX)
@@ -203,12 +193,7 @@ class NotebookLanguage(Language):
         with tempfile.TemporaryDirectory(prefix="autograder-notebook-") as temp:
             staged = Path(temp) / "submission"
             staged.mkdir()
-            if submission.is_dir():
-                _copy_folder(submission, staged)
-                notebook = staged / program.relative_to(submission)
-            else:
-                notebook = staged / program.name
-                shutil.copyfile(program, notebook)
+            notebook = copy_submission(submission, program, staged)
             generated = notebook  # the notebook's copy is not needed: its cells are
             cells_file = _cells_file(generated)
             cells_file.write_text(

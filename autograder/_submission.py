@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import shutil
 import stat
 import threading
 from collections.abc import Iterator, Sequence
@@ -25,9 +24,11 @@ from ._cases import TestCase
 from ._files import tree_size
 from ._isolation import check_hidden, detect_isolation
 from ._languages import (
+    IGNORED_NAMES,
     BuildContext,
     Prepared,
     SubmissionError,
+    copy_submission,
     language_for,
     suffixes,
 )
@@ -52,7 +53,6 @@ MAX_SUBMISSION_FILES = 500  # nor one of more files and folders
 # time may have been starved by them (without a control group): it is run again alone.
 STARVED = 0.8
 TIMEOUTS_BEFORE_GIVING_UP = 2
-IGNORED_NAMES = {"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"}
 
 
 # --- finding and preparing the program -----------------------------------------------------
@@ -108,26 +108,6 @@ def find_program(submission: Path, assignment: Assignment) -> Path:
     )
 
 
-def _copy_submission(submission: Path, program: Path, into: Path) -> Path:
-    """Copy the program (and, for a folder, its regular files) into ``into``; return the
-    copied program's path. Links are not followed."""
-    if submission.is_file():
-        target = into / program.name
-        shutil.copyfile(program, target)
-        return target
-    total = 0
-    for path in sorted(submission.rglob("*")):
-        rel = path.relative_to(submission)
-        if set(rel.parts) & IGNORED_NAMES or path.is_symlink() or not path.is_file():
-            continue
-        total += path.stat().st_size
-        if total > MAX_SUBMISSION_MB * 1024 * 1024:
-            raise SubmissionError(f"{submission.name}: larger than {MAX_SUBMISSION_MB} MB")
-        (into / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, into / rel)
-    return into / program.relative_to(submission)
-
-
 def _run_once(
     program: Path,
     submission: Path,
@@ -143,7 +123,7 @@ def _run_once(
         home.mkdir()
         board = work / "board.json"
         board.write_text(json.dumps(case.board), encoding="utf-8")
-        copied = _copy_submission(submission, program, home)
+        copied = copy_submission(submission, program, home, MAX_SUBMISSION_MB << 20)
         language = language_for(program)
         assert language is not None  # find_program took only known kinds
         argv = language.command(copied, board, work, case)

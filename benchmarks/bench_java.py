@@ -19,7 +19,6 @@ from autograder._isolation import detect_isolation
 from autograder._languages import BuildContext, language_for
 from autograder._submission import run_case
 from reference_solutions import ReferenceAnswers, reference_program
-from reference_solutions._programs import reference_java_program
 
 
 def main() -> None:
@@ -35,7 +34,7 @@ def main() -> None:
     limits = assignment.limits
     with tempfile.TemporaryDirectory() as folder:
         java = Path(folder) / "Classic.java"
-        java.write_text(reference_java_program("classic"), encoding="utf-8")
+        java.write_text(reference_program("classic", language="java"), encoding="utf-8")
         python = Path(folder) / "classic.py"
         python.write_text(reference_program("classic"), encoding="utf-8")
         language = language_for(java)

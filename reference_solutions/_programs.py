@@ -12,7 +12,7 @@ from ._answer_key import self_check_text
 from ._params import params_to_json
 from ._problem import make_problem, solve_problem
 
-__all__ = ["programs_dir", "reference_handout", "reference_java_program", "reference_program"]
+__all__ = ["programs_dir", "reference_handout", "reference_program"]
 
 
 def programs_dir() -> Path:
@@ -23,33 +23,20 @@ def reference_program(
     name: str,
     board: str | Path | Mapping[str, Any] | None = None,
     settings: Sequence[str] = (),
+    language: str = "python",
 ) -> str:
-    """The reference program of assignment ``name`` with ``board`` written in."""
+    """The reference program of assignment ``name`` (``programs/<name>.py.j2``, or
+    ``<name>.java.j2`` for ``language`` java: the starter with its ``solve`` block written)
+    with ``board`` written in."""
     problem = make_problem(name, board, settings)
+    suffix = {"python": "py", "java": "java"}[language]
     return render_program(
         problem.assignment,
         problem.board,
         params_to_json(problem.params),
-        template=f"{name}.py.j2",
+        template=f"{name}.{suffix}.j2",
         search_path=[programs_dir()],
-    )
-
-
-def reference_java_program(
-    name: str,
-    board: str | Path | Mapping[str, Any] | None = None,
-    settings: Sequence[str] = (),
-) -> str:
-    """The Java reference program of assignment ``name`` (``programs/<name>.java.j2``, the
-    Java starter with its ``solve`` block written) with ``board`` written in."""
-    problem = make_problem(name, board, settings)
-    return render_program(
-        problem.assignment,
-        problem.board,
-        params_to_json(problem.params),
-        template=f"{name}.java.j2",
-        search_path=[programs_dir()],
-        language="java",
+        language=language,
     )
 
 

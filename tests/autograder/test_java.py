@@ -24,11 +24,10 @@ from autograder import (
 )
 from autograder._errors import UsageError
 from autograder._examples import examples_dir
-from autograder._isolation import detect_isolation
 from autograder._templates import render_program
 from autograder._texts import NOT_IMPLEMENTED
 from reference_solutions import ReferenceAnswers, reference_program
-from reference_solutions._programs import reference_java_program
+from tests.grading import isolation_or_skip
 
 EXPECT_JDK = "AUTOGRADER_EXPECT_JDK"
 JAVA_EXAMPLES = "classic/_java"
@@ -43,14 +42,6 @@ def jdk_or_skip() -> None:
     if os.environ.get(EXPECT_JDK):
         pytest.fail(f"{why}, and {EXPECT_JDK} is set")
     pytest.skip(why)
-
-
-def isolation_or_skip(level: str) -> str:
-    if level == "namespace" and detect_isolation("strongest").level != "namespace":
-        if os.environ.get("AUTOGRADER_EXPECT_ISOLATION") == "namespace":
-            pytest.fail("namespace isolation expected but unavailable")
-        pytest.skip("namespace isolation is not available here")
-    return level
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +89,7 @@ def _java_name(name: str) -> str:
 def test_java_reference_scores_as_the_python_one(answers, tmp_path, name, level):
     jdk_or_skip()
     isolation_or_skip(level)
-    java = _write(tmp_path / "java", _java_name(name), reference_java_program(name))
+    java = _write(tmp_path / "java", _java_name(name), reference_program(name, language="java"))
     python = _write(tmp_path / "python", f"{name}.py", reference_program(name))
     graded = _grade(answers, name, java, level=level)
     expected = _grade(answers, name, python, level="process")
@@ -106,13 +97,6 @@ def test_java_reference_scores_as_the_python_one(answers, tmp_path, name, level)
     assert graded.isolation == level
     assert graded.score == expected.score == graded.max_score
     assert [t.status for t in graded.tests] == [t.status for t in expected.tests]
-
-
-def test_boosted_java_reference_full_marks(answers, tmp_path):
-    jdk_or_skip()
-    java = _write(tmp_path, "Boosted.java", reference_java_program("boosted"))
-    python = _write(tmp_path / "py", "boosted.py", reference_program("boosted"))
-    assert _grade(answers, "boosted", java).score == _grade(answers, "boosted", python).score
 
 
 def test_correct_java_example_full_marks(answers, tmp_path):
@@ -190,7 +174,7 @@ def test_compiled_once_per_submission(answers, tmp_path, monkeypatch):
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(_configured.ConfiguredLanguage, "_build", counted)
-    java = _write(tmp_path, "Classic.java", reference_java_program("classic"))
+    java = _write(tmp_path, "Classic.java", reference_program("classic", language="java"))
     assignment = load_assignment("classic")
     cases = answers.cases(assignment)
     result = grade_submission(assignment, java, cases, hidden=answers.secret_paths(),

@@ -4,7 +4,6 @@ feedback names cells, and the starter comes as a notebook too."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,20 +11,12 @@ from pathlib import Path
 import pytest
 
 from autograder import grade_submission, load_assignment
-from autograder._isolation import detect_isolation
 from autograder._templates import program_notebook
 from autograder._texts import NOT_IMPLEMENTED
 from reference_solutions import ReferenceAnswers, reference_program
+from tests.grading import isolation_or_skip
 
 ANSWERS = ReferenceAnswers()
-
-
-def isolation_or_skip(level: str) -> str:
-    if level == "namespace" and detect_isolation("strongest").level != "namespace":
-        if os.environ.get("AUTOGRADER_EXPECT_ISOLATION") == "namespace":
-            pytest.fail("namespace isolation expected but unavailable")
-        pytest.skip("namespace isolation is not available here")
-    return level
 
 
 def write_notebook(path: Path, *cells: str | tuple[str, str]) -> Path:
