@@ -13,7 +13,8 @@ or replace a shipped one of the same name. An entry declares:
     the one line saying why they cannot be graded here, ``{command}`` the first one absent;
 ``build``
     optional: the command run once per submission, in the sandbox, under the run's limits
-    (``build_limits`` may raise its ``processes`` and ``memory_mb``), in a staged copy of
+    (``build_limits`` may raise its ``processes``, ``memory_mb``, ``timeout`` and ``cpu``:
+    a compiler does once what no single run does), in a staged copy of
     the submission; what it writes there is what every run gets;
 ``run``
     the command of one run;
@@ -76,6 +77,8 @@ __all__ = [
 SHIPPED = Path(__file__).resolve().parent / "languages.toml"
 KEYS = {"name", "suffixes", "needs", "missing", "build", "run", "env", "system_paths",
         "classes", "build_limits"}  # fmt: skip
+# What a build may have more of than a run: a compiler starts a JVM and many threads once.
+BUILD_LIMITS = frozenset({"processes", "memory_mb", "timeout", "cpu"})
 RUN_PLACEHOLDERS = {"program", "stem", "folder", "board", "main_class"}
 BUILD_PLACEHOLDERS = {"program", "stem", "folder"}
 DEFAULT_MISSING = "{command} not found: {name} submissions cannot be graded here"
@@ -166,11 +169,11 @@ class ConfiguredLanguage(Language):
             raise ValueError("classes must be a folder name inside the program's folder")
         self.classes = classes
         raised = entry.get("build_limits", {})
-        if not isinstance(raised, dict) or set(raised) - {"processes", "memory_mb"}:
-            raise ValueError("build_limits takes processes and memory_mb")
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+        if not isinstance(raised, dict) or set(raised) - BUILD_LIMITS:
+            raise ValueError(f"build_limits takes {', '.join(sorted(BUILD_LIMITS))}")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
                    for v in raised.values()):  # fmt: skip
-            raise ValueError("build_limits must be positive integers")
+            raise ValueError("build_limits must be positive numbers")
         self.build_limits = dict(raised)
         allowed = RUN_PLACEHOLDERS if self.classes else RUN_PLACEHOLDERS - {"main_class"}
         for key, words, known in (
