@@ -9,12 +9,13 @@ what a visible board needs), so a report can be written long after grading, from
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import statistics
 import urllib.parse
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -133,32 +134,25 @@ def board_paint(
     return painted
 
 
-@dataclass(frozen=True)
-class _Drawn:
-    """A test's board, laid out, or why it is not drawn."""
-
-    picture: BoardPicture | None
-    note: str = ""
-
-
 def board_picture(
     assignment: Assignment, board: Mapping[str, Any]
 ) -> tuple[BoardPicture | None, str]:
-    """The assignment's board (a board file's data) laid out, or ``None`` and why not."""
-    drawn = _picture(assignment, board)
-    return drawn.picture, drawn.note
+    """The assignment's board (a board file's data) laid out, or ``None`` and why not.
+    Kept per board: a batch draws the public board once for every student's page."""
+    return _laid_out(assignment.family, json.dumps(board, sort_keys=True))
 
 
-def _picture(assignment: Assignment, board: Mapping[str, Any]) -> _Drawn:
-    family = board_family(assignment.family)
+@lru_cache(maxsize=64)
+def _laid_out(family_name: str, board: str) -> tuple[BoardPicture | None, str]:
+    family = board_family(family_name)
     try:
-        loaded = family.parse(dict(board), "board")
+        loaded = family.parse(json.loads(board), "board")
     except BoardError as err:  # a results file edited by hand, or from another version
-        return _Drawn(None, f"the board cannot be drawn: {err}")
+        return None, f"the board cannot be drawn: {err}"
     picture = family.picture(loaded.board, loaded.params)
     if picture is None:
-        return _Drawn(None, "this board is too large to draw square by square")
-    return _Drawn(picture)
+        return None, "this board is too large to draw square by square"
+    return picture, ""
 
 
 def _goal(picture: BoardPicture) -> int:
@@ -182,18 +176,15 @@ def _visible_board(test: TestResult, assignment: Assignment, ident: str) -> dict
     pictures = []
     note = ""
     if test.board and test.entries:
-        drawn = _picture(assignment, test.board)
-        note = drawn.note
-        if drawn.picture is not None:
-            start = drawn.picture.places[0].square
-            painted = board_paint(test.entries, start, _goal(drawn.picture))
+        picture, note = board_picture(assignment, test.board)
+        if picture is not None:
+            start = picture.places[0].square
+            painted = board_paint(test.entries, start, _goal(picture))
             tables = sorted(painted, key=lambda t: -1 if t is None else -t)
             for k, table in enumerate(tables):
                 caption = _table_caption(table)
-                svg = board_svg(
-                    drawn.picture, painted[table], ident=f"{ident}-{k}", caption=caption
-                )
-                pictures.append({"svg": svg, "caption": caption + _marks(drawn.picture)})
+                svg = board_svg(picture, painted[table], ident=f"{ident}-{k}", caption=caption)
+                pictures.append({"svg": svg, "caption": caption + _marks(picture)})
     elif test.status not in ("passed", "partial", "wrong"):
         note = "no values to draw: the program gave no answer on this board"
     return {
@@ -379,21 +370,20 @@ def batch_html(
     note = ""
     first = next((t for r in results for t in r.tests if t.visible and t.entries), None)
     if first is not None:
-        drawn = _picture(assignment, first.board)
-        note = drawn.note
-        if drawn.picture is not None:
+        picture, note = board_picture(assignment, first.board)
+        if picture is not None:
             wrong, read, other = _heat(results, first.board)
-            start, goal = drawn.picture.places[0].square, _goal(drawn.picture)
+            start, goal = picture.places[0].square, _goal(picture)
             values, actions = _heat_paint(wrong, read, list(first.entries), start, goal)
             tables = sorted(values, key=lambda t: -1 if t is None else -t)
             for k, table in enumerate(tables):
                 caption = "values" if table is None else f"values with {table} tokens left"
-                caption += _marks(drawn.picture)
+                caption += _marks(picture)
                 heat_maps.append({"caption": caption, "svg": board_svg(
-                    drawn.picture, values[table], ident=f"heat-{k}", caption=caption)})  # fmt: skip
+                    picture, values[table], ident=f"heat-{k}", caption=caption)})  # fmt: skip
             if any(p.tone != "goal" for p in actions.values()):
                 heat_maps.append({"caption": "actions", "svg": board_svg(
-                    drawn.picture, actions, ident="heat-actions", caption="actions")})  # fmt: skip
+                    picture, actions, ident="heat-actions", caption="actions")})  # fmt: skip
             if other:
                 note = (f"{other} of {read} students were graded on boards of their own: "
                         "their squares are counted by number on this board.")  # fmt: skip

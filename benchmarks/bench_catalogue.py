@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
-import platform
 import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from _machine import machine  # benchmarks/_machine.py, beside this script
 
 from autograder import grade_folder, grade_output, load_assignment, render, render_examples
 from reference_solutions import ReferenceAnswers
@@ -46,22 +46,6 @@ def stripped(case):
     """``case`` without the catalogue: no mistakes, readings or sweeps to compare with."""
     expected = dataclasses.replace(case.expected, mistakes=(), readings=(), sweeps=())
     return dataclasses.replace(case, expected=expected)
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (
-        f"nproc {cores}, {model}, Python {platform.python_version()}, "
-        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
-    )
 
 
 def grade_texts(cases, texts, assignment) -> list:

@@ -23,7 +23,6 @@ import argparse
 import contextlib
 import errno
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -36,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _machine import machine  # noqa: E402  benchmarks/_machine.py, beside this script
 
 from autograder._files import remove_tree  # noqa: E402
 
@@ -64,22 +65,6 @@ def floor(top: str) -> None:
         os.close(here)
     with contextlib.suppress(OSError):
         os.rmdir(top)
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (
-        f"{platform.machine()}, nproc {cores}, {model}, Python {platform.python_version()}, "
-        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
-    )
 
 
 def wide(base: Path, folders: int) -> Path:
