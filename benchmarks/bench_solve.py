@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from autograder import standard_board
+from reference_solutions import _linear
 from reference_solutions import _solver as solver
 from reference_solutions import make_problem, policy_iteration, value_iteration
 from reference_solutions.rules import classic
@@ -69,11 +70,11 @@ def main() -> None:
     # The linear solve behind every policy evaluation: dense LU against SuperLU at 101 states.
     policy = np.arange(model.n_states)
     policy[model.terminal] = -1
-    limit = solver._DENSE_LIMIT
+    limit = _linear.DENSE_LIMIT
     dense = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
-    solver._DENSE_LIMIT = 0
+    _linear.DENSE_LIMIT = 0
     sparse = median_ms(lambda: solver.evaluate_policy(model, policy), runs, repeats)
-    solver._DENSE_LIMIT = limit
+    _linear.DENSE_LIMIT = limit
     row("one policy evaluation, dense LU", dense)
     row("one policy evaluation, sparse SuperLU", sparse, f"(dense is {sparse / dense:.1f}x faster)")
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from autograder import OutputError, UsageError, output_format
 
+from ._linear import solve_chain
 from ._model import Model
 from ._problem import Problem
 from ._simulate import Simulation, can_reach, histogram_lines, simulate, simulate_from
@@ -55,7 +55,6 @@ __all__ = [
 Z_TEST = 3.2905  # the two-sided 99.9% normal quantile: what simulations are held to
 MAX_STEPS = 100_000  # a strategy's game still playing after this many moves is unfinished
 GAMES_IN_FLIGHT = 2_000_000  # the check of every square plays at most this many games at once
-_DENSE_LIMIT = 400  # below this many unknowns a dense solve is quicker than a sparse one
 
 
 # --- what a rules module provides ---------------------------------------------------------
@@ -201,11 +200,7 @@ def _solve_on(
     """``x = rhs + discount * chain x`` over the states ``keep`` (the chain's entries into
     other states already folded into ``rhs``)."""
     index = np.flatnonzero(keep)
-    inner = chain[index][:, index]
-    if index.size <= _DENSE_LIMIT:
-        return np.linalg.solve(np.eye(index.size) - discount * inner.toarray(), rhs[index])
-    matrix = sp.eye_array(index.size, format="csc") - discount * sp.csc_array(inner)
-    return np.asarray(spla.spsolve(sp.csc_array(matrix), rhs[index]))
+    return solve_chain(chain[index][:, index], rhs[index], discount)
 
 
 def policy_values(model: Model, policy: np.ndarray) -> np.ndarray:

@@ -87,7 +87,8 @@ def build_model(
     """Assemble a :class:`Model` from flat arrays of pairs and outcomes.
 
     Pairs may come in any order; they are sorted by state. Outcomes of one pair that reach
-    the same state at the same cost are merged; outcomes with probability 0 are dropped.
+    the same state at the same cost are merged (the first keeps its place); outcomes with
+    probability 0 are dropped. A uniform ``outcome_cost`` may be given as one number.
     """
     pair_state = np.asarray(pair_state, dtype=np.int64)
     pair_action = np.asarray(pair_action, dtype=np.int64)
@@ -104,33 +105,27 @@ def build_model(
         raise ValueError("negative transition probability")
 
     # Renumber pairs so that they are grouped by state, keeping their given order within one.
-    order = np.argsort(pair_state, kind="stable")
-    new_index = np.empty(n_pairs, dtype=np.int64)
-    new_index[order] = np.arange(n_pairs)
-    pair_state = pair_state[order]
-    pair_action = pair_action[order]
-    outcome_pair = new_index[outcome_pair]
+    # The builders list them in a few sorted runs, which a stable sort (timsort) merges in
+    # linear time; already grouped, nothing moves.
+    if n_pairs > 1 and np.any(pair_state[1:] < pair_state[:-1]):
+        order = np.argsort(pair_state, kind="stable")
+        new_index = np.empty(n_pairs, dtype=np.int64)
+        new_index[order] = np.arange(n_pairs)
+        pair_state = pair_state[order]
+        pair_action = pair_action[order]
+        outcome_pair = new_index[outcome_pair]
 
-    keep = outcome_prob > 0
-    outcome_pair, outcome_state = outcome_pair[keep], outcome_state[keep]
-    outcome_prob, cost = outcome_prob[keep], cost[keep]
-    by = np.lexsort((cost, outcome_state, outcome_pair))
-    outcome_pair, outcome_state = outcome_pair[by], outcome_state[by]
-    outcome_prob, cost = outcome_prob[by], cost[by]
-    if outcome_pair.size:
-        new_group = np.ones(outcome_pair.size, dtype=bool)
-        new_group[1:] = (
-            (outcome_pair[1:] != outcome_pair[:-1])
-            | (outcome_state[1:] != outcome_state[:-1])
-            | (cost[1:] != cost[:-1])
-        )
-        starts = np.flatnonzero(new_group)
-        outcome_prob = np.add.reduceat(outcome_prob, starts)
-        outcome_pair, outcome_state, cost = (
-            outcome_pair[starts],
-            outcome_state[starts],
-            cost[starts],
-        )
+    if not np.all(outcome_prob > 0):
+        keep = outcome_prob > 0
+        outcome_pair, outcome_state = outcome_pair[keep], outcome_state[keep]
+        outcome_prob, cost = outcome_prob[keep], cost[keep]
+    if outcome_pair.size > 1 and np.any(outcome_pair[1:] < outcome_pair[:-1]):
+        by = np.argsort(outcome_pair, kind="stable")
+        outcome_pair, outcome_state = outcome_pair[by], outcome_state[by]
+        outcome_prob, cost = outcome_prob[by], cost[by]
+    outcome_pair, outcome_state, outcome_prob, cost = _merged(
+        outcome_pair, outcome_state, outcome_prob, cost, n_pairs
+    )
 
     counts = np.bincount(outcome_pair, minlength=n_pairs)
     if np.any(counts == 0):
@@ -142,7 +137,11 @@ def build_model(
         raise ValueError(f"probabilities of pair {worst} sum to {totals[worst]!r}, not 1")
     # Rounding in the sums is spread back so each row is a distribution to the last bit.
     outcome_prob = outcome_prob / np.repeat(totals, counts)
-    transitions = sp.csr_array((outcome_prob, outcome_state, indptr), shape=(n_pairs, n_states))
+    index = np.int32 if max(n_states, outcome_state.size) < 2**31 - 1 else np.int64
+    transitions = sp.csr_array(
+        (outcome_prob, outcome_state.astype(index), indptr.astype(index)),
+        shape=(n_pairs, n_states),
+    )
     transitions.has_canonical_format = False  # rows may repeat a column (distinct costs)
 
     pairs_per_state = np.bincount(pair_state, minlength=n_states)
@@ -159,7 +158,7 @@ def build_model(
         pair_start=pair_start,
         action_of_pair=pair_action,
         transitions=transitions,
-        outcome_cost=np.ascontiguousarray(cost),
+        outcome_cost=cost,
         terminal_value=values,
         start=start,
         action_names=action_names,
@@ -167,3 +166,41 @@ def build_model(
         discount=float(discount),
         maximize=maximize,
     )
+
+
+# Pairs with at most this many outcomes are searched for repeats by shifted comparisons
+# (one pass per distance); wider ones are sorted, which costs more on a million squares.
+_SHIFT_LIMIT = 16
+
+
+def _merged(
+    pair: np.ndarray, state: np.ndarray, prob: np.ndarray, cost: np.ndarray, n_pairs: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Outcomes grouped by pair, with each repeat (same pair, state and cost) added into
+    the first of its kind. A uniform cost stays one number broadcast (no array per
+    outcome)."""
+    if pair.size < 2:
+        return pair, state, prob, cost
+    width = int(np.bincount(pair, minlength=n_pairs).max())
+    uniform = cost.strides == (0,)  # one cost for every outcome (np.broadcast_to)
+    if width <= _SHIFT_LIMIT:
+        twin = np.full(pair.size, -1, dtype=np.int64)
+        for d in range(1, width):
+            same = (pair[d:] == pair[:-d]) & (state[d:] == state[:-d])
+            if not uniform:
+                same &= cost[d:] == cost[:-d]
+            # Later (farther) distances overwrite: each repeat points at its first twin.
+            twin[d:][same] = np.flatnonzero(same)
+        repeat = twin >= 0
+        if not repeat.any():
+            return pair, state, prob, cost
+        prob = prob + np.bincount(twin[repeat], weights=prob[repeat], minlength=pair.size)
+        first = ~repeat
+        kept = np.broadcast_to(cost[:1], (int(first.sum()),)) if uniform else cost[first]
+        return pair[first], state[first], prob[first], kept
+    by = np.lexsort((cost, state, pair))
+    pair, state, prob, cost = pair[by], state[by], prob[by], cost[by]
+    new_group = np.ones(pair.size, dtype=bool)
+    new_group[1:] = (pair[1:] != pair[:-1]) | (state[1:] != state[:-1]) | (cost[1:] != cost[:-1])
+    starts = np.flatnonzero(new_group)
+    return pair[starts], state[starts], np.add.reduceat(prob, starts), cost[starts]

@@ -7,16 +7,16 @@ so a hopeless board is reported instead of iterated forever.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-import scipy.sparse.linalg as spla
 
 from autograder import GoalUnreachable
 
+from ._linear import rows_of as _rows
+from ._linear import solve_chain
 from ._model import Model
 
 __all__ = [
@@ -32,9 +32,6 @@ __all__ = [
     "visited",
 ]
 
-# Below this many states a dense LU factorisation beats SuperLU's set-up cost (measured in
-# benchmarks/bench_solve.py: the standard board's 101 states solve about 2x faster dense).
-_DENSE_LIMIT = 400
 DEFAULT_TIE_TOLERANCE = 1e-9
 
 
@@ -84,27 +81,14 @@ def _sign(model: Model) -> float:
 
 
 def _state_graph(model: Model, pairs: np.ndarray | None = None) -> sp.csr_array:
-    """Adjacency ``state -> next state`` over all pairs, or over one chosen pair per state."""
-    P = model.transitions
-    if pairs is None:
-        rows = np.repeat(model.state_of_pair, np.diff(P.indptr))
-        cols = P.indices
-    else:
-        sub = _rows(P, pairs)
-        rows = np.repeat(np.arange(model.n_states), np.diff(sub.indptr))
-        cols = sub.indices
-    data = np.ones(rows.size, dtype=np.int8)
-    return sp.csr_array((data, (rows, cols)), shape=(model.n_states, model.n_states))
+    """Adjacency ``state -> next state`` over all pairs, or over one chosen pair per state.
 
-
-def _rows(P: sp.csr_array, pairs: np.ndarray) -> sp.csr_array:
-    """A matrix whose row ``s`` is row ``pairs[s]`` of ``P`` (empty where ``pairs[s] < 0``)."""
-    pairs = np.asarray(pairs, dtype=np.int64)
-    chosen = np.where(pairs >= 0, pairs, 0)
-    lengths = np.where(pairs >= 0, P.indptr[chosen + 1] - P.indptr[chosen], 0)
-    indptr = np.concatenate(([0], np.cumsum(lengths)))
-    gather = np.repeat(P.indptr[chosen] - indptr[:-1], lengths) + np.arange(indptr[-1])
-    return sp.csr_array((P.data[gather], P.indices[gather], indptr), shape=(pairs.size, P.shape[1]))
+    Pairs are grouped by state, so the transitions' own arrays are the graph's rows: nothing
+    is sorted or copied but the weights (which the graph searches want as floats)."""
+    P = model.transitions if pairs is None else _rows(model.transitions, pairs)
+    indptr = P.indptr[model.pair_start] if pairs is None else P.indptr
+    n = model.n_states
+    return sp.csr_array((np.ones(P.indices.size), P.indices, indptr), shape=(n, n))
 
 
 def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
@@ -112,16 +96,14 @@ def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
 
     With ``pairs`` the moves follow that policy; otherwise any action may be taken.
     """
-    graph = _state_graph(model, pairs)
+    # A breadth-first search on the reversed graph (its columns: one linear pass) from an
+    # extra node joined to every terminal.
+    reverse = _state_graph(model, pairs).tocsc()
     n = model.n_states
     terminals = np.flatnonzero(model.terminal)
-    # A breadth-first search on the reversed graph from an extra node joined to every terminal.
-    reverse = graph.T.tocoo()
-    rows = np.concatenate((reverse.row, np.full(terminals.size, n)))
-    cols = np.concatenate((reverse.col, terminals))
-    augmented = sp.csr_array(
-        (np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n + 1, n + 1)
-    )
+    indices = np.concatenate((reverse.indices, terminals))
+    indptr = np.append(reverse.indptr, reverse.indptr[-1] + terminals.size)
+    augmented = sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n + 1, n + 1))
     dist = csgraph.shortest_path(augmented, unweighted=True, directed=True, indices=n)
     return dist[:n] - 1.0
 
@@ -169,58 +151,52 @@ def _first_per_state(model: Model, mask: np.ndarray) -> np.ndarray:
     return policy
 
 
-def evaluate_policy(model: Model, policy: np.ndarray) -> np.ndarray:
+def evaluate_policy(
+    model: Model, policy: np.ndarray, guess: np.ndarray | None = None
+) -> np.ndarray:
     """Exact values of a proper policy (one pair per state) by a linear solve.
 
     A state whose chosen pair leads to one next state for sure (a boosted game's choice
     after the spin) is folded into the states that reach it, so the solve is over the
     other states alone: a board with 3 tokens solves 401 equations instead of 2,801.
+    ``guess`` (values near the answer: the last policy's) may start an iterative solve.
     """
     sign = _sign(model)
-    P_mu = _rows(model.transitions, policy)
+    T = model.transitions
     rhs = np.where(
         model.terminal,
         sign * model.terminal_value,
         sign * model.pair_cost[np.where(policy >= 0, policy, 0)],
     )
+    start = None if guess is None else sign * np.asarray(guess, dtype=float)
     n = model.n_states
-    sure = np.diff(P_mu.indptr) == 1
-    after = np.full(n, -1, dtype=np.int64)
-    after[sure] = P_mu.indices[P_mu.indptr[:-1][sure]]
-    fold = sure & ~model.terminal & (P_mu.data[np.minimum(P_mu.indptr[:-1], P_mu.nnz - 1)] == 1.0)
-    fold &= ~np.isin(np.arange(n), after[fold])  # the state reached is not folded itself
+    chosen = np.where(policy >= 0, policy, 0)
+    first = np.minimum(T.indptr[chosen], T.nnz - 1)
+    fold = (policy >= 0) & (T.indptr[chosen + 1] - T.indptr[chosen] == 1) & (T.data[first] == 1.0)
+    after = np.where(fold, T.indices[first], -1)
+    reached = np.zeros(n, dtype=bool)
+    reached[after[fold]] = True
+    fold &= ~reached  # the state reached is not folded itself
     fold &= after != np.arange(n)
     if fold.sum() * 2 < n or model.discount < 1.0:
-        return sign * _solve(model, P_mu, rhs)
+        return sign * solve_chain(_rows(T, policy), rhs, model.discount, start)
     keep = np.flatnonzero(~fold)
     folded = np.flatnonzero(fold)
     # J[f] = rhs[f] + J[after[f]] for a folded state f: each kept row's entry on f moves to
     # after[f] and brings rhs[f] with it.
-    rows = np.repeat(np.arange(n), np.diff(P_mu.indptr))
-    cols, data = P_mu.indices, P_mu.data
-    mine = ~fold[rows]
-    rows, cols, data = rows[mine], cols[mine], data[mine]
+    rows = _rows(T, policy[keep])
+    cols, data = rows.indices, rows.data
     hit = fold[cols]
-    extra = np.zeros(n)
-    np.add.at(extra, rows[hit], data[hit] * rhs[cols[hit]])
-    cols = np.where(hit, after[cols], cols)
-    index = np.full(n, -1, dtype=np.int64)
+    owner = np.repeat(np.arange(keep.size), np.diff(rows.indptr))
+    extra = np.bincount(owner[hit], weights=data[hit] * rhs[cols[hit]], minlength=keep.size)
+    index = np.full(n, -1, dtype=cols.dtype)
     index[keep] = np.arange(keep.size)
-    P_keep = sp.csr_array((data, (index[rows], index[cols])), shape=(keep.size, keep.size))
-    small = dataclasses.replace(model, n_states=keep.size)
+    cols = index[np.where(hit, after[cols], cols)]
+    P_keep = sp.csr_array((data, cols, rows.indptr), shape=(keep.size, keep.size))
     J = np.empty(n)
-    J[keep] = _solve(small, P_keep, rhs[keep] + extra[keep])
+    J[keep] = solve_chain(P_keep, rhs[keep] + extra, 1.0, None if start is None else start[keep])
     J[folded] = rhs[folded] + J[after[folded]]
     return sign * J
-
-
-def _solve(model: Model, P: sp.csr_array, rhs: np.ndarray) -> np.ndarray:
-    """``J = rhs + discount * P J``, dense when small."""
-    n = P.shape[0]
-    if n <= _DENSE_LIMIT:
-        return np.linalg.solve(np.eye(n) - model.discount * P.toarray(), rhs)
-    A = (sp.eye_array(n, format="csc") - model.discount * sp.csc_array(P)).tocsc()
-    return spla.spsolve(A, rhs)
 
 
 def q_values(model: Model, values: np.ndarray) -> np.ndarray:
@@ -279,8 +255,9 @@ def policy_iteration(
     sign = _sign(model)
     policy = proper_policy(model, dist)
     live = ~model.terminal
+    values = None
     for iteration in range(1, max_iterations + 1):
-        values = evaluate_policy(model, policy)
+        values = evaluate_policy(model, policy, values)
         if model.single_action:
             return _finish(model, values, iteration, None, "policy_iteration", tie_tolerance)
         q_min = sign * q_values(model, values)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeGuard
@@ -55,8 +55,9 @@ class JumpBoard:
     def goes_to(self) -> np.ndarray:
         """``goes_to[i]``: where a move that ends on ``i`` leaves the piece."""
         table = np.arange(self.goal + 1, dtype=np.int64)
-        for start, end in self.jumps:
-            table[start] = end
+        if self.jumps:
+            pairs = np.array(self.jumps, dtype=np.int64)
+            table[pairs[:, 0]] = pairs[:, 1]
         return table
 
     @property
@@ -91,6 +92,40 @@ def jump_board_problem(goal: object, jumps: object) -> str:
         return f"goal {goal} is larger than the largest board supported ({MAX_GOAL:,} squares)"
     if not isinstance(jumps, list | tuple):
         return f"jumps must be a list of [from, to] pairs, got {type(jumps).__name__}"
+    # A board of a million squares has ~10^5 jumps: the pairs are checked for shape in one
+    # pass, the rules on arrays; the message is then found by the plain loop below, run
+    # only up to the first jump that breaks a rule.
+    if not all(isinstance(j, list | tuple) and len(j) == 2 and _is_int(j[0]) and _is_int(j[1])
+               for j in jumps):  # fmt: skip
+        return _first_problem(goal, jumps)
+    if not jumps:
+        return ""
+    try:
+        pairs = np.array(jumps, dtype=np.int64).reshape(-1, 2)
+    except OverflowError:
+        return _first_problem(goal, jumps)
+    start, end = pairs[:, 0], pairs[:, 1]
+    seen = np.zeros(goal + 1, dtype=bool)
+    inside = (start > 0) & (start < goal)
+    order = np.flatnonzero(inside)
+    _, first = np.unique(start[order], return_index=True)
+    again = np.ones(order.size, dtype=bool)
+    again[first] = False
+    broken = ~inside | (end < 1) | (end > goal) | (start == end)
+    broken[order[again]] = True
+    if broken.any():
+        return _first_problem(goal, jumps[: int(np.argmax(broken)) + 1])
+    seen[start] = True
+    chained = seen[end]
+    if chained.any():
+        i = int(np.argmax(chained))
+        return f"jump {start[i]}->{end[i]} ends where another jump starts (chains are not allowed)"
+    return ""
+
+
+def _first_problem(goal: int, jumps: Sequence[Any]) -> str:
+    """The first rule a jump breaks, jump by jump (the message ``jump_board_problem``
+    gives)."""
     starts: set[int] = set()
     for jump in jumps:
         if (

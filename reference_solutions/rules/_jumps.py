@@ -220,23 +220,32 @@ def choice_game(
     o_pair: list[np.ndarray] = []
     o_state: list[np.ndarray] = []
     o_prob: list[np.ndarray] = []
-    o_cost: list[np.ndarray] = []
+    o_cost: list[np.ndarray | float] = []
+    first_pair = 0
     for a, (_, moves, probs) in enumerate(actions):
         moves_ = np.asarray(moves, dtype=np.int64)
         dest = landing(board, overshoot, squares[:, None], moves_[None, :], changes)
-        cost = turn_cost(board, overshoot, squares[:, None], moves_[None, :], changes)
-        cost = np.broadcast_to(0.0 if discounted else cost, dest.shape)
-        legal = ~np.all(dest == squares[:, None], axis=1) if drop_motionless else np.ones(n, bool)
-        first_pair = sum(len(s) for s in pair_state)
-        states = squares[legal]
+        cost = (
+            0.0
+            if discounted
+            else turn_cost(board, overshoot, squares[:, None], moves_[None, :], changes)
+        )
+        if drop_motionless:
+            legal = ~np.all(dest == squares[:, None], axis=1)
+            states, dest = squares[legal], dest[legal]
+            if not isinstance(cost, float):
+                cost = cost[legal]
+        else:
+            states = squares
         ids = first_pair + np.arange(states.size)
+        first_pair += states.size
         pair_state.append(states)
         pair_action.append(np.full(states.size, a))
         o_pair.append(np.repeat(ids, moves_.size))
-        o_state.append(dest[legal].ravel())
+        o_state.append(dest.ravel())
         o_prob.append(np.tile(np.asarray(probs, dtype=float), states.size))
-        o_cost.append(cost[legal].ravel())
-    states = np.concatenate(pair_state)
+        o_cost.append(cost if isinstance(cost, float) else np.ravel(cost))
+    states = _joined(pair_state)
     # A mask, not np.setdiff1d: that sorts (hashes) a million squares, half the build.
     movable = np.zeros(n, dtype=bool)
     movable[states] = True
@@ -249,11 +258,11 @@ def choice_game(
     model = build_model(
         n_states=n + 1,
         pair_state=states,
-        pair_action=np.concatenate(pair_action),
-        outcome_pair=np.concatenate(o_pair),
-        outcome_state=np.concatenate(o_state),
-        outcome_prob=np.concatenate(o_prob),
-        outcome_cost=np.concatenate(o_cost),
+        pair_action=_joined(pair_action),
+        outcome_pair=_joined(o_pair),
+        outcome_state=_joined(o_state),
+        outcome_prob=_joined(o_prob),
+        outcome_cost=_costs(o_cost, o_state),
         terminal_value=terminal_value,
         action_names=tuple(name for name, _, _ in actions),
         label=lambda s: f"square {s}",
@@ -261,6 +270,20 @@ def choice_game(
         maximize=discounted,
     )
     return JumpGame(output, board, model, objective=objective)
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The parts end to end (one part as it is: a million squares copied for nothing)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _costs(costs: list[np.ndarray | float], outcomes: list[np.ndarray]) -> np.ndarray | float:
+    """The outcomes' costs, as one number when every action's turn costs the same."""
+    if all(isinstance(c, float) for c in costs) and len(set(costs)) == 1:
+        return float(costs[0])
+    return np.concatenate(
+        [np.broadcast_to(c, o.shape) for c, o in zip(costs, outcomes, strict=True)]
+    )
 
 
 def boost_game(
@@ -295,31 +318,31 @@ def boost_game(
 
     n_pre = layers * n
     n_post = n_pre * f
-    spin_pairs = np.arange(n_pre)
-    plain_pairs = n_pre + np.arange(n_post)
-    boost_from = after_spin[can_boost].ravel()
-    boost_pairs = n_pre + n_post + np.arange(boost_from.size)
-    pair_state = np.concatenate((np.arange(n_pre), after_spin.ravel(), boost_from))
-    pair_action = np.concatenate(
-        (np.zeros(n_pre, np.int64), np.tile(spins, n_pre), np.tile(spins + 1, int(can_boost.sum())))
-    )  # action k moves k squares (under a changed spinner the names mean nothing)
-    outcome_pair = np.concatenate((np.repeat(spin_pairs, f), plain_pairs, boost_pairs))
-    outcome_state = np.concatenate(
-        (
-            after_spin.ravel(),
-            state(layer[:, None], plain).ravel(),
-            state(boost_layer[can_boost][:, None], boosted[can_boost]).ravel(),
-        )
-    )
-    outcome_prob = np.concatenate((np.full(n_pre * f, 1.0 / f), np.ones(n_post + boost_from.size)))
+    # Pairs listed in state order, so the model needs no sorting: each square's spin, then
+    # each state after a spin with its plain move and, where allowed, its boost.
+    boosts = np.repeat(can_boost, f)
+    per_post = 1 + boosts
+    plain_pair = n_pre + np.cumsum(per_post) - per_post
+    n_pairs = n_pre + int(per_post.sum())
+    pair_state = np.concatenate((np.arange(n_pre), np.repeat(after_spin.ravel(), per_post)))
+    pair_action = np.zeros(n_pairs, np.int64)  # action k moves k squares
+    pair_action[plain_pair] = np.tile(spins, n_pre)
+    pair_action[plain_pair[boosts] + 1] = np.tile(spins + 1, int(can_boost.sum()))
+    outcome_pair = np.concatenate((np.repeat(np.arange(n_pre), f), np.arange(n_pre, n_pairs)))
+    moved = np.empty(n_pairs - n_pre, np.int64)  # one sure outcome per pair after the spin
+    moved[plain_pair - n_pre] = state(layer[:, None], plain).ravel()
+    moved[plain_pair[boosts] + 1 - n_pre] = state(
+        boost_layer[can_boost][:, None], boosted[can_boost]
+    ).ravel()
+    outcome_state = np.concatenate((after_spin.ravel(), moved))
+    outcome_prob = np.concatenate((np.full(n_pre * f, 1.0 / f), np.ones(n_pairs - n_pre)))
     # The spin costs the turn; a jump's extra turns (a mistake's rules) fall on the move.
-    outcome_cost = np.concatenate(
-        (
-            np.ones(n_pre * f),
-            np.broadcast_to(plain_cost, plain.shape).ravel(),
-            np.broadcast_to(boost_cost, boosted.shape)[can_boost].ravel(),
-        )
-    )
+    move_cost = np.zeros(n_pairs - n_pre)
+    move_cost[plain_pair - n_pre] = np.broadcast_to(plain_cost, plain.shape).ravel()
+    move_cost[plain_pair[boosts] + 1 - n_pre] = np.broadcast_to(boost_cost, boosted.shape)[
+        can_boost
+    ].ravel()
+    outcome_cost = np.concatenate((np.ones(n_pre * f), move_cost))
 
     def label(s: int) -> str:
         if s >= goal:

@@ -1,0 +1,144 @@
+"""The linear solve behind every exact policy evaluation: ``x = rhs + discount * P x``.
+
+``P`` is the chain of one policy (each row a distribution, or less where the row's mass
+leaves for a terminal state). The matrix ``I - discount * P`` is then a nonsingular
+M-matrix for a proper policy: Gaussian elimination needs no pivoting, in any order.
+
+The chains the assignments give are long and thin. A jump board's moves go a few squares
+forward and its chutes and ladders a few dozen squares either way, so numbered by square
+the matrix is almost banded. Eliminated from the goal backwards without pivoting
+(SuperLU with its ``NATURAL`` order on the reversed numbering), the factors of a
+million-square board hold little more than the matrix itself, where SuperLU's default
+column ordering spends twice the time for more fill. Entries far from the diagonal (a
+board whose jumps cross it anywhere) would fill the factors in; they are left out of the
+factorisation, which then preconditions BiCGSTAB on the whole matrix instead: its
+iterations count the long jumps that matter, not the squares. Anything that does not
+converge is solved again directly with SuperLU's defaults.
+
+Figures and the choice of constants: ``benchmarks/bench_scale.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+__all__ = ["solve_chain"]
+
+# Below this many unknowns a dense LU beats SuperLU's set-up (the standard board: 2x).
+DENSE_LIMIT = 400
+# Entries at most this far from the diagonal are factorised; the rest are iterated on.
+# A printed board's jumps are at most ~60 squares long, plus a move of up to 10.
+NEAR = 128
+# SuperLU's supernode relaxation and panel size: on these thin matrices small supernodes
+# factorise about twice as fast as the defaults (relax 8, panel 12).
+_RELAX, _PANEL = 2, 1
+# The iteration stops when the residual is below this, relative to the right-hand side
+# (2-norm). For a chain costing at least c per step, |x - x*| <= |r| max(x) / c, so the
+# values are good to about this, relative, far below the 1e-9 the answer keys promise.
+RESIDUAL = 1e-13
+MAX_ITERATIONS = 500
+
+
+def solve_chain(
+    P: sp.csr_array | sp.csr_matrix,
+    rhs: np.ndarray,
+    discount: float = 1.0,
+    guess: np.ndarray | None = None,
+) -> np.ndarray:
+    """``x = rhs + discount * P x`` for a square ``P``; ``guess`` may start an iteration."""
+    n = P.shape[0]
+    rhs = np.asarray(rhs, dtype=float)
+    if n == 0:
+        return np.zeros(0)
+    if n <= DENSE_LIMIT:
+        dense = np.asarray(P.toarray() if sp.issparse(P) else P, dtype=float)
+        return np.linalg.solve(np.eye(n) - discount * dense, rhs)
+    A = _reversed_system(sp.csr_array(P), discount)
+    row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
+    near = np.abs(row - A.indices) <= NEAR
+    if near.all():
+        del row
+    b = rhs[::-1].copy()
+    try:
+        lu = _factor(A if near.all() else _entries(A, row, near))
+    except RuntimeError:  # singular where the far entries were left out
+        return _direct(P, rhs, discount)
+    if near.all():
+        x = lu.solve(b, trans="T")
+    else:
+        x0 = None if guess is None else np.asarray(guess, dtype=float)[::-1].copy()
+        preconditioner = spla.LinearOperator(
+            (n, n), matvec=lambda v: lu.solve(v, trans="T"), dtype=float
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a breakdown is handled below
+            x, info = spla.bicgstab(
+                A, b, x0=x0, M=preconditioner, rtol=RESIDUAL, atol=0.0, maxiter=MAX_ITERATIONS
+            )
+        if info != 0 or not np.all(np.isfinite(x)):
+            return _direct(P, rhs, discount)
+    return x[::-1].copy()
+
+
+def _reversed_system(P: sp.csr_array, discount: float) -> sp.csr_array:
+    """``I - discount * P`` numbered backwards (the goal end of a board is eliminated
+    first), built row by row: each row's diagonal first, then its entries."""
+    n = P.shape[0]
+    flipped = rows_of(P, np.arange(n - 1, -1, -1))
+    lengths = np.diff(flipped.indptr) + 1
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    entries = np.ones(indptr[-1], dtype=bool)
+    entries[indptr[:-1]] = False
+    data = np.ones(indptr[-1])
+    data[entries] = flipped.data
+    data[entries] *= -discount
+    indices = np.arange(n, dtype=flipped.indices.dtype).repeat(lengths)
+    indices[entries] = flipped.indices
+    del flipped
+    indices[entries] = (n - 1) - indices[entries]
+    A = sp.csr_array((data, indices, indptr), shape=(n, n))
+    A.sum_duplicates()  # a self-loop meets the diagonal; SuperLU wants each entry once
+    return A
+
+
+def rows_of(P: sp.csr_array, pairs: np.ndarray) -> sp.csr_array:
+    """A matrix whose row ``s`` is row ``pairs[s]`` of ``P`` (empty where ``pairs[s] < 0``)."""
+    pairs = np.asarray(pairs, dtype=np.int64)
+    chosen = np.where(pairs >= 0, pairs, 0)
+    lengths = np.where(pairs >= 0, P.indptr[chosen + 1] - P.indptr[chosen], 0)
+    indptr = np.concatenate(([0], np.cumsum(lengths))).astype(P.indptr.dtype)
+    gather = np.repeat((P.indptr[chosen] - indptr[:-1]).astype(P.indptr.dtype), lengths)
+    gather += np.arange(indptr[-1], dtype=gather.dtype)
+    return sp.csr_array((P.data[gather], P.indices[gather], indptr), shape=(pairs.size, P.shape[1]))
+
+
+def _entries(A: sp.csr_array, row: np.ndarray, keep: np.ndarray) -> sp.csr_array:
+    """``A`` with only the entries ``keep``."""
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(row[keep], minlength=A.shape[0]))))
+    return sp.csr_array((A.data[keep], A.indices[keep], indptr), shape=A.shape)
+
+
+def _factor(A: sp.csr_array) -> spla.SuperLU:
+    """LU of ``A`` in its own order, without pivoting. SuperLU takes columns: it is given
+    the rows of ``A`` as the columns of its transpose, so nothing is converted, and the
+    solves ask for the transpose back (``trans="T"``)."""
+    transposed = sp.csc_array((A.data, A.indices, A.indptr), shape=A.shape)
+    return spla.splu(
+        transposed,
+        permc_spec="NATURAL",
+        diag_pivot_thresh=0.0,
+        relax=_RELAX,
+        panel_size=_PANEL,
+        options={"SymmetricMode": True},
+    )
+
+
+def _direct(P: sp.csr_array | sp.csr_matrix, rhs: np.ndarray, discount: float) -> np.ndarray:
+    """SuperLU with its own ordering and pivoting: slower, but asks nothing of the matrix."""
+    n = P.shape[0]
+    A = sp.csc_array(sp.eye_array(n, format="csc") - discount * sp.csc_array(P))
+    return np.asarray(spla.spsolve(A, rhs))
