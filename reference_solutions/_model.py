@@ -40,6 +40,10 @@ class Model:
     label: Callable[[int], str]
     discount: float = 1.0
     maximize: bool = False
+    # Optional: ``stage[s]`` orders the states so that no move leads to a later stage (the
+    # tokens left, which only ever fall). A policy's values are then found one stage at a
+    # time, earliest first, the earlier stages' values known.
+    stage: np.ndarray | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -83,12 +87,14 @@ def build_model(
     label: Callable[[int], str] = str,
     discount: float = 1.0,
     maximize: bool = False,
+    stage: np.ndarray | None = None,
 ) -> Model:
     """Assemble a :class:`Model` from flat arrays of pairs and outcomes.
 
     Pairs may come in any order; they are sorted by state. Outcomes of one pair that reach
     the same state at the same cost are merged (the first keeps its place); outcomes with
     probability 0 are dropped. A uniform ``outcome_cost`` may be given as one number.
+    ``stage`` (see :class:`Model`) is checked: no outcome may lead to a later stage.
     """
     pair_state = np.asarray(pair_state, dtype=np.int64)
     pair_action = np.asarray(pair_action, dtype=np.int64)
@@ -153,6 +159,14 @@ def build_model(
         raise ValueError("a cost-minimising model needs non-negative costs")
     if not 0.0 < discount <= 1.0:
         raise ValueError("discount must be in (0, 1]")
+    if stage is not None:
+        stage = np.asarray(stage, dtype=np.int64)
+        if stage.shape != (n_states,):
+            raise ValueError(f"stage must give each of the {n_states} states one number")
+        if n_pairs and np.any(
+            np.maximum.reduceat(stage[outcome_state], indptr[:-1]) > stage[pair_state]
+        ):
+            raise ValueError("an outcome leads to a later stage")
     return Model(
         n_states=n_states,
         pair_start=pair_start,
@@ -165,6 +179,7 @@ def build_model(
         label=label,
         discount=float(discount),
         maximize=maximize,
+        stage=stage,
     )
 
 

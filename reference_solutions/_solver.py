@@ -15,8 +15,8 @@ import scipy.sparse.csgraph as csgraph
 
 from autograder import GoalUnreachable
 
+from ._linear import DENSE_LIMIT, solve_chain
 from ._linear import rows_of as _rows
-from ._linear import solve_chain
 from ._model import Model
 
 __all__ = [
@@ -179,7 +179,7 @@ def evaluate_policy(
     fold &= ~reached  # the state reached is not folded itself
     fold &= after != np.arange(n)
     if fold.sum() * 2 < n or model.discount < 1.0:
-        return sign * solve_chain(_rows(T, policy), rhs, model.discount, start)
+        return sign * _solve(_rows(T, policy), rhs, model.discount, start, model.stage)
     keep = np.flatnonzero(~fold)
     folded = np.flatnonzero(fold)
     # J[f] = rhs[f] + J[after[f]] for a folded state f: each kept row's entry on f moves to
@@ -194,9 +194,51 @@ def evaluate_policy(
     cols = index[np.where(hit, after[cols], cols)]
     P_keep = sp.csr_array((data, cols, rows.indptr), shape=(keep.size, keep.size))
     J = np.empty(n)
-    J[keep] = solve_chain(P_keep, rhs[keep] + extra, 1.0, None if start is None else start[keep])
+    J[keep] = _solve(
+        P_keep,
+        rhs[keep] + extra,
+        1.0,
+        None if start is None else start[keep],
+        None if model.stage is None else model.stage[keep],
+    )
     J[folded] = rhs[folded] + J[after[folded]]
     return sign * J
+
+
+def _solve(
+    P: sp.csr_array,
+    rhs: np.ndarray,
+    discount: float,
+    guess: np.ndarray | None,
+    stage: np.ndarray | None,
+) -> np.ndarray:
+    """``J = rhs + discount * P J``; with stages (no entry leads to a later stage), one
+    stage at a time, earliest first, the earlier stages' values moved to the right-hand
+    side: a solve per stage instead of one whose entries across stages lie far apart."""
+    n = P.shape[0]
+    if stage is None or n <= DENSE_LIMIT:
+        return solve_chain(P, rhs, discount, guess)
+    order = np.argsort(stage, kind="stable")
+    cuts = np.flatnonzero(np.diff(stage[order])) + 1
+    if not cuts.size:
+        return solve_chain(P, rhs, discount, guess)
+    J = np.zeros(n)
+    local = np.full(n, -1, dtype=np.int64)
+    for states in np.split(order, cuts):
+        block = _rows(P, states)
+        cols, data = block.indices, block.data
+        local[states] = np.arange(states.size)
+        inside = local[cols] >= 0
+        owner = np.repeat(np.arange(states.size), np.diff(block.indptr))
+        known = np.bincount(owner[~inside], weights=data[~inside] * J[cols[~inside]],
+                            minlength=states.size)  # fmt: skip
+        lengths = np.bincount(owner[inside], minlength=states.size)
+        indptr = np.concatenate(([0], np.cumsum(lengths)))
+        own = sp.csr_array((data[inside], local[cols[inside]], indptr), shape=(states.size,) * 2)
+        J[states] = solve_chain(own, rhs[states] + discount * known, discount,
+                                None if guess is None else guess[states])  # fmt: skip
+        local[states] = -1
+    return J
 
 
 def q_values(model: Model, values: np.ndarray) -> np.ndarray:
@@ -252,6 +294,12 @@ def policy_iteration(
 ) -> Solution:
     """Howard's policy iteration from a proper policy, each policy evaluated exactly."""
     dist = _check_reachable(model)
+    values, iterations = _iterate(model, dist, max_iterations)
+    return _finish(model, values, iterations, None, "policy_iteration", tie_tolerance)
+
+
+def _iterate(model: Model, dist: np.ndarray, max_iterations: int) -> tuple[np.ndarray, int]:
+    """Policy iteration's loop: the values of the policy it settles on, and its iterations."""
     sign = _sign(model)
     policy = proper_policy(model, dist)
     live = ~model.terminal
@@ -259,7 +307,7 @@ def policy_iteration(
     for iteration in range(1, max_iterations + 1):
         values = evaluate_policy(model, policy, values)
         if model.single_action:
-            return _finish(model, values, iteration, None, "policy_iteration", tie_tolerance)
+            return values, iteration
         q_min = sign * q_values(model, values)
         best = _best(model, q_min)
         greedy = _first_per_state(model, q_min <= best[model.state_of_pair])
@@ -269,7 +317,7 @@ def policy_iteration(
         keep = current <= best + 1e-12 * np.maximum(1.0, np.abs(best))
         improved = np.where(live & ~keep, greedy, policy)
         if np.array_equal(improved, policy):
-            return _finish(model, values, iteration, None, "policy_iteration", tie_tolerance)
+            return values, iteration
         policy = improved
     raise NotConverged(f"policy iteration did not settle in {max_iterations} iterations")
 

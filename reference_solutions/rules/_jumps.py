@@ -365,6 +365,8 @@ def boost_game(
         start=state(np.array(layers - 1), np.array(0)).item(),
         action_names=("spin", *(str(m) for m in range(1, f + 2))),
         label=label,
+        # The tokens left only ever fall: each count is solved after the ones below it.
+        stage=None if layers == 1 else np.concatenate((layer, [0], np.repeat(layer, f))),
     )
     return JumpGame(output, board, model, layers=layers, faces=f)
 

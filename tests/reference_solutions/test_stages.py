@@ -1,0 +1,67 @@
+"""A model in stages (the tokens left) has each policy's values found one stage at a time:
+the same answer as the whole chain solved at once, and a stage order that a move breaks is
+refused."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from autograder import JumpBoard, standard_board
+from reference_solutions import policy_iteration
+from reference_solutions._model import build_model
+from reference_solutions.rules import token_boosted
+
+
+@pytest.mark.parametrize("tokens", [1, 3, 6])
+@pytest.mark.parametrize(
+    "board",
+    [standard_board(), JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))],
+    ids=["standard", "600-squares"],
+)
+def test_stage_by_stage_equals_the_whole_model_at_once(tokens, board):
+    model = token_boosted.build(board, token_boosted.Params(tokens=tokens)).model
+    assert model.stage is not None and np.unique(model.stage).size == tokens + 1
+    staged = policy_iteration(model)
+    whole = policy_iteration(dataclasses.replace(model, stage=None))
+    np.testing.assert_allclose(staged.values, whole.values, rtol=1e-10)
+    assert np.array_equal(staged.optimal, whole.optimal)
+    live = ~model.terminal
+    assert staged.optimal[staged.policy[live]].all()  # each chosen move is a best one
+    assert staged.residual < 1e-9
+
+
+def test_a_move_into_a_later_stage_is_refused():
+    common = dict(
+        n_states=3,
+        pair_state=[0, 1],
+        pair_action=[0, 0],
+        outcome_pair=[0, 1],
+        outcome_prob=[1.0, 1.0],
+        outcome_cost=1.0,
+        action_names=("go",),
+    )
+    build_model(outcome_state=[1, 2], stage=[1, 0, 0], **common)  # later to earlier: fine
+    with pytest.raises(ValueError, match="later stage"):
+        build_model(outcome_state=[1, 2], stage=[0, 1, 0], **common)
+
+
+def test_each_stage_is_solved_on_its_own(monkeypatch):
+    """Above the dense size, a 3-token board's chain is solved in four pieces (one per token
+    count), none of which holds states of two stages."""
+    import reference_solutions._solver as solver
+
+    sizes: list[int] = []
+    solve_chain = solver.solve_chain
+
+    def counted(P, rhs, discount=1.0, guess=None):
+        sizes.append(P.shape[0])
+        return solve_chain(P, rhs, discount, guess)
+
+    monkeypatch.setattr(solver, "solve_chain", counted)
+    board = JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))
+    policy_iteration(token_boosted.build(board, token_boosted.Params(tokens=3)).model)
+    assert sizes and all(size <= 601 for size in sizes)
+    assert len(sizes) % 4 == 0
