@@ -68,6 +68,17 @@ class Model:
         weighted = self.transitions.data * self.outcome_cost
         return np.add.reduceat(weighted, self.transitions.indptr[:-1])
 
+    @cached_property
+    def sure_next(self) -> np.ndarray:
+        """Per pair, the one state it surely leads to when that is another state (a boosted
+        game's move after the spin), else ``-1``."""
+        P = self.transitions
+        lengths = np.diff(P.indptr)
+        first = np.minimum(P.indptr[:-1], max(P.nnz - 1, 0))
+        sure = (lengths == 1) & (P.data[first] == 1.0) if P.nnz else lengths == 1
+        nxt = np.where(sure, P.indices[first] if P.nnz else -1, -1)
+        return np.where(nxt == self.state_of_pair, -1, nxt)
+
     def pairs_of(self, state: int) -> range:
         return range(int(self.pair_start[state]), int(self.pair_start[state + 1]))
 

@@ -163,21 +163,15 @@ def evaluate_policy(
     """
     sign = _sign(model)
     T = model.transitions
-    rhs = np.where(
-        model.terminal,
-        sign * model.terminal_value,
-        sign * model.pair_cost[np.where(policy >= 0, policy, 0)],
-    )
+    chosen = np.where(policy >= 0, policy, 0)
+    rhs = np.where(model.terminal, sign * model.terminal_value, sign * model.pair_cost[chosen])
     start = None if guess is None else sign * np.asarray(guess, dtype=float)
     n = model.n_states
-    chosen = np.where(policy >= 0, policy, 0)
-    first = np.minimum(T.indptr[chosen], T.nnz - 1)
-    fold = (policy >= 0) & (T.indptr[chosen + 1] - T.indptr[chosen] == 1) & (T.data[first] == 1.0)
-    after = np.where(fold, T.indices[first], -1)
+    after = np.where(policy >= 0, model.sure_next[chosen], -1)
+    fold = after >= 0
     reached = np.zeros(n, dtype=bool)
     reached[after[fold]] = True
     fold &= ~reached  # the state reached is not folded itself
-    fold &= after != np.arange(n)
     if fold.sum() * 2 < n or model.discount < 1.0:
         return sign * _solve(_rows(T, policy), rhs, model.discount, start, model.stage)
     keep = np.flatnonzero(~fold)
