@@ -306,7 +306,7 @@ def boost_game(
         return np.where(square == n, goal, layer * n + square)
 
     layer, square = np.divmod(np.arange(layers * n), n)  # every pre-spin state, in order
-    after_spin = goal + 1 + (layer * n + square)[:, None] * f + (spins - 1)[None, :]
+    after_spin = goal + 1 + (layer * n + square)[:, None] * f + np.arange(f)[None, :]
     at, spun = square[:, None], spins[None, :]
     plain = landing(board, overshoot, at, spun, changes)
     boost_rule = changes.boost_overshoot or overshoot

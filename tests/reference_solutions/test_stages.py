@@ -65,3 +65,18 @@ def test_each_stage_is_solved_on_its_own(monkeypatch):
     policy_iteration(token_boosted.build(board, token_boosted.Params(tokens=3)).model)
     assert sizes and all(size <= 601 for size in sizes)
     assert len(sizes) % 4 == 0
+
+
+def test_a_spinner_from_zero_keeps_each_spin_its_own_state():
+    """The mistake "the spinner shows 0..5" (first_face=0) once numbered the state after
+    spinning 0 on square 0 as the goal: the goal got moves and the stages broke."""
+    from reference_solutions.rules._jumps import JumpChanges, boost_game
+
+    board = standard_board()
+    game = boost_game(board, token_boosted.Params().overshoot, 6, 3, "token-values",
+                      JumpChanges(first_face=0))  # fmt: skip
+    model = game.model
+    assert model.terminal[game.goal_state]
+    assert model.terminal.sum() == 1
+    solution = policy_iteration(model)
+    assert np.all(np.isfinite(solution.values))
