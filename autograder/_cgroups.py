@@ -291,9 +291,13 @@ def _rmdir(folder: Path) -> None:
 class RunGroup:
     """The group (one per hierarchy on cgroup v1) of one run, limited as ``make`` says.
     A process joins it by writing its pid to each of ``joins`` before it starts the
-    program, so that everything the program starts is in it too."""
+    program, so that everything the program starts is in it too. ``extra``: processes it
+    may hold besides the program's own (the launcher, bubblewrap and its init; none for a
+    board of a warm interpreter, whose process is moved in by the grader: ``join``)."""
 
-    def __init__(self, cgroups: Cgroups, memory_mb: int, processes: int) -> None:
+    def __init__(
+        self, cgroups: Cgroups, memory_mb: int, processes: int, extra: int = EXTRA_PROCESSES
+    ) -> None:
         self.cgroups = cgroups
         name = f"run-{next(_counter)}"
         self.folders: dict[str, Path] = {}
@@ -303,7 +307,7 @@ class RunGroup:
                 folder.mkdir()
             self.folders[controller] = folder
         try:
-            self._limit(memory_mb, processes)
+            self._limit(memory_mb, processes + extra)
         except OSError:
             self.remove()
             raise
@@ -328,11 +332,45 @@ class RunGroup:
                 with contextlib.suppress(OSError):  # (no swap accounting)
                     _write(memory / "memory.memsw.limit_in_bytes", ceiling)
         if pids := self.folders.get("pids"):
-            _write(pids / "pids.max", str(processes + EXTRA_PROCESSES))
+            _write(pids / "pids.max", str(processes))
 
     @property
     def joins(self) -> list[Path]:
         return [folder / "cgroup.procs" for folder in dict.fromkeys(self.folders.values())]
+
+    def join(self, pid: int) -> None:
+        """Move process ``pid`` (which has started nothing yet) into the group."""
+        for path in self.joins:
+            _write(path, str(pid))
+
+    @property
+    def self_joins(self) -> list[Path]:
+        """Files a single-threaded process may move itself into the group through, by
+        writing ``0`` to each (opened by root): cgroup v1's ``tasks``, which moves one
+        thread without the kernel's lock on every thread group (a move through
+        ``cgroup.procs`` can wait for an RCU grace period, milliseconds on a busy machine).
+        None on cgroup v2."""
+        if self.cgroups.version != 1:
+            return []
+        return [folder / "tasks" for folder in dict.fromkeys(self.folders.values())]
+
+    def holds(self, pid: int) -> bool:
+        """Whether process ``pid`` is in the group, in each of its hierarchies."""
+        try:
+            with open(f"/proc/{pid}/cgroup", encoding="utf-8") as file:
+                lines = file.read().splitlines()
+        except OSError:
+            return False
+        where: dict[str, str] = {}
+        for line in lines:
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(",") if controllers else [""]:
+                where[controller] = path
+        for controller, folder in self.folders.items():
+            key = "" if self.cgroups.version == 2 else controller
+            if not where.get(key, "").endswith(f"/{folder.parent.name}/{folder.name}"):
+                return False
+        return True
 
     def cpu_seconds(self) -> float | None:
         """CPU time all the run's processes used so far, if a hierarchy counts it."""

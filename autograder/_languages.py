@@ -25,6 +25,7 @@ from ._sandbox import Isolation
 __all__ = [
     "HERE",
     "IGNORED_NAMES",
+    "PYTHON_FLAGS",
     "Language",
     "Prepared",
     "PythonLanguage",
@@ -38,6 +39,9 @@ __all__ = [
 ]
 
 HERE = Path(__file__).resolve().parent
+# How a Python program is started (``python -E -s PROGRAM BOARD``); a warm interpreter
+# (``_warm_sandbox``) is started the same way.
+PYTHON_FLAGS = ("-E", "-s")
 # Never copied with a folder submission: caches, an editor's or an OS's leftovers.
 IGNORED_NAMES = frozenset({"__pycache__", "__MACOSX", ".git", ".ipynb_checkpoints"})
 
@@ -69,10 +73,13 @@ class BuildContext:
 
 
 class Language:
-    """One kind of program. ``suffixes``: the file names it takes (``.py``)."""
+    """One kind of program. ``suffixes``: the file names it takes (``.py``). ``warm``: its
+    runs are ``[sys.executable, *PYTHON_FLAGS, SCRIPT, ARGS...]``, which a submission's
+    warm interpreter may run instead of a fresh one (``_warm_sandbox``)."""
 
     name: str
     suffixes: tuple[str, ...]
+    warm: bool = False
 
     def missing(self) -> str:
         """Why this machine cannot run such programs (``""``: it can)."""
@@ -123,7 +130,7 @@ def is_module_only(source: str, function: str) -> bool:
 def python_command(program: Path, board: Path, work: Path, case: TestCase) -> list[str]:
     """A Python program's run; a module that only defines the format's entry function
     (``ModuleEntry``) is run through the format's runner, which calls it."""
-    python = [sys.executable, "-E", "-s"]
+    python = [sys.executable, *PYTHON_FLAGS]
     entry = case.expected.format.module_entry
     source = program.read_text(encoding="utf-8", errors="replace")
     if entry is not None and is_module_only(source, entry.function):
@@ -136,6 +143,7 @@ def python_command(program: Path, board: Path, work: Path, case: TestCase) -> li
 class PythonLanguage(Language):
     name = "python"
     suffixes = (".py",)
+    warm = True
 
     def command(self, program: Path, board: Path, work: Path, case: TestCase) -> list[str]:
         return python_command(program, board, work, case)

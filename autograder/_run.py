@@ -11,7 +11,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -20,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from ._assignments import Limits
 from ._cgroups import JOIN_FAILED, RunGroup, join_command
@@ -35,7 +34,7 @@ from ._sandbox import (
     processes_of,
 )
 
-__all__ = ["Run", "RunStatus", "clean_environment", "run_limited"]
+__all__ = ["Run", "RunStatus", "Tracked", "clean_environment", "follow", "run_limited"]
 
 # How a run ended: on its own, or stopped by the wall clock, its CPU time or its output cap,
 # or killed by a signal.
@@ -52,6 +51,7 @@ STDERR_TAIL = 4096  # bytes of standard error kept for feedback
 FILE_MB = 16
 OPEN_FILES = 64
 DRAIN_SECONDS = 1.0  # how long to wait for pipes after the program is gone
+KILLED_SECONDS = 10.0  # how long to wait for a killed program's end to be said
 WATCH_SECONDS = 1.0  # how often a run's folder is measured, where it is not bounded
 # CPU seconds a run's processes may use together, past the per-process limit: the
 # launcher's and the sandbox's own start-up.
@@ -158,11 +158,66 @@ def run_limited(
     return dataclasses.replace(run, isolation=isolation.level)
 
 
-def _reap(pid: int, options: int) -> tuple[int, resource.struct_rusage] | None:
-    """The wait status and resource use of ``pid`` once it has ended (``os.wait4``, not
+def _reap(pid: int, options: int) -> tuple[int, float] | None:
+    """The wait status and CPU time of ``pid`` once it has ended (``os.wait4``, not
     ``Popen.poll``, because the CPU time it used tells a CPU limit from other kills)."""
     got, wait_status, usage = os.wait4(pid, options)
-    return (wait_status, usage) if got == pid else None
+    return (wait_status, usage.ru_utime + usage.ru_stime) if got == pid else None
+
+
+class Tracked(Protocol):
+    """A started program as :func:`follow` watches it: the grader's ends of its standard
+    output and error, and a descriptor that turns readable when it may have ended."""
+
+    stdout: int
+    stderr: int
+    end: int
+
+    def ended(self) -> tuple[int, float] | None:
+        """Its wait status and CPU time, if it has ended (``end`` is readable); else
+        ``None``, and ``end`` is still watched."""
+
+    def kill(self) -> None:
+        """Kill the program and everything it started that this level can reach."""
+
+    def wait(self) -> tuple[int, float]:
+        """Its wait status and CPU time, once killed."""
+
+    def close(self) -> None:
+        """Close the grader's descriptors."""
+
+
+class _Child:
+    """A program started by ``subprocess``: its end is watched through a pidfd, not its
+    pipes: a program may close both and still be at work (or be about to exit cleanly),
+    and a child it left behind may hold them open after it is gone."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None and process.stderr is not None
+        self.process = process
+        self.stdout = process.stdout.fileno()
+        self.stderr = process.stderr.fileno()
+        self.end = os.pidfd_open(process.pid)
+
+    def _reaped(self, got: tuple[int, float] | None) -> tuple[int, float] | None:
+        if got is not None:
+            self.process.returncode = os.waitstatus_to_exitcode(got[0])
+        return got
+
+    def ended(self) -> tuple[int, float] | None:
+        return self._reaped(_reap(self.process.pid, os.WNOHANG))
+
+    def kill(self) -> None:
+        _kill_group(self.process.pid)
+
+    def wait(self) -> tuple[int, float]:
+        return self._reaped(_reap(self.process.pid, 0)) or (0, 0.0)
+
+    def close(self) -> None:
+        os.close(self.end)
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.process.stdout.close()
+        self.process.stderr.close()
 
 
 def _run(
@@ -174,13 +229,10 @@ def _run(
     group: RunGroup | None = None,
     watch: Callable[[], bool] | None = None,
 ) -> Run:
-    """Run ``command`` until it ends and its pipes are drained, or a limit stops it.
-
-    The program's end is watched through a pidfd, not its pipes: a program may close both
-    and still be at work (or be about to exit cleanly), and a child it left behind may hold
-    them open after it is gone. ``group``: the run's control group, whose CPU time counts
-    all its processes together. ``watch``: called about once a second; true stops the run
-    (its folder has grown past what it may hold)."""
+    """Run ``command`` until it ends and its pipes are drained, or a limit stops it
+    (``follow``). ``group``: the run's control group, whose CPU time counts all its
+    processes together. ``watch``: called about once a second; true stops the run (its
+    folder has grown past what it may hold)."""
     started = time.monotonic()
     process = subprocess.Popen(
         command,
@@ -192,6 +244,25 @@ def _run(
         start_new_session=True,
         close_fds=True,
     )
+    return follow(_Child(process), limits, started, signal_in_status=signal_in_status,
+                  group=group, watch=watch)  # fmt: skip
+
+
+def follow(
+    tracked: Tracked,
+    limits: Limits,
+    started: float,
+    *,
+    signal_in_status: bool = False,
+    group: RunGroup | None = None,
+    watch: Callable[[], bool] | None = None,
+) -> Run:
+    """Watch a program started at ``started`` (``time.monotonic``) until it ends and its
+    pipes are drained, or a limit stops it: the wall clock, the CPU time of its control
+    group ``group``, its memory ceiling, ``limits.output_kb`` of standard output, or
+    ``watch`` (called about once a second; true: its folder has grown past what it may
+    hold). ``signal_in_status``: its exit status says death by signal N as 128 + N (as
+    bubblewrap reports it)."""
     cap = limits.output_kb * 1024
     cpu_cap = max(1, int(limits.cpu + 0.999)) + CPU_GRACE
     out = bytearray()
@@ -199,23 +270,22 @@ def _run(
     status: RunStatus | None = None
     deadline = started + limits.timeout
     next_watch = started + WATCH_SECONDS
-    assert process.stdout is not None and process.stderr is not None
-    pidfd = os.pidfd_open(process.pid)
 
     def stop(why: RunStatus) -> None:
         nonlocal status
         if not status:
             status = why
-            _kill_group(process.pid)
+            tracked.kill()
             if group is not None:
                 group.kill()
 
     with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ, out)
-        selector.register(process.stderr, selectors.EVENT_READ, err)
-        selector.register(pidfd, selectors.EVENT_READ, None)
+        selector.register(tracked.stdout, selectors.EVENT_READ, out)
+        selector.register(tracked.stderr, selectors.EVENT_READ, err)
+        selector.register(tracked.end, selectors.EVENT_READ, None)
         drain_until: float | None = None
-        ended: tuple[int, resource.struct_rusage] | None = None
+        killed_at: float | None = None
+        ended: tuple[int, float] | None = None
         try:
             while True:
                 now = time.monotonic()
@@ -236,18 +306,21 @@ def _run(
                 if ended is not None and drain_until is None:
                     # The program is gone: whatever it started goes too, and the pipes get
                     # a moment to deliver what is left.
-                    _kill_group(process.pid)
+                    tracked.kill()
                     drain_until = now + DRAIN_SECONDS
                 if ended is not None and (not pipes_open or now >= (drain_until or now)):
                     break
+                if status and ended is None and now >= (killed_at or now) + KILLED_SECONDS:
+                    break  # killed, and its end never said: ``tracked.wait`` decides
                 wait = min(deadline, drain_until or deadline) - now
                 if status:  # killed: only its end (and the pipes' last bytes) to wait for
+                    killed_at = killed_at or now
                     wait = DRAIN_SECONDS if ended is None else max(0.0, wait)
                 for key, _ in selector.select(timeout=max(0.0, min(wait, 0.05))):
                     if key.data is None:
-                        ended = _reap(process.pid, os.WNOHANG)
+                        ended = tracked.ended()
                         if ended is not None:
-                            selector.unregister(pidfd)
+                            selector.unregister(tracked.end)
                         continue
                     chunk = os.read(key.fd, 65536)
                     if not chunk:
@@ -261,16 +334,13 @@ def _run(
                         del out[cap:]
                         stop("output-limit")
         finally:
-            os.close(pidfd)
-    process.stdout.close()
-    process.stderr.close()
-    _kill_group(process.pid)
-    wait_status, usage = ended or _reap(process.pid, 0) or (0, None)
-    returncode = process.returncode = os.waitstatus_to_exitcode(wait_status)
+            tracked.close()
+    tracked.kill()
+    wait_status, cpu = ended or tracked.wait()
+    returncode = os.waitstatus_to_exitcode(wait_status)
     if signal_in_status and 128 < returncode < 128 + signal.NSIG:
         returncode = 128 - returncode
     seconds = time.monotonic() - started
-    cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
     if group is not None:
         cpu = max(cpu, group.cpu_seconds() or 0.0)
     out_of_memory = group is not None and group.out_of_memory()

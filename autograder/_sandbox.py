@@ -45,6 +45,9 @@ IsolationLevel = Literal["process", "user", "namespace"]
 LEVELS: tuple[IsolationLevel, ...] = get_args(IsolationLevel)  # weakest first
 LAUNCHER = Path(__file__).resolve().parent / "_launch.py"
 LAUNCHER_INSIDE = "/run/grader/launch.py"
+# The warm interpreter a submission's sandbox runs (``_warm_sandbox``), and where it sees it.
+WARM = Path(__file__).resolve().parent / "_warm.py"
+WARM_INSIDE = "/run/grader/warm.py"
 FIRST_UID = 61000  # uids FIRST_UID .. FIRST_UID + UIDS - 1 are lent to runs, one at a time
 UIDS = 256
 TMP_MB = 16  # the private /tmp of a namespace run lives in memory: keep it small
@@ -405,8 +408,12 @@ def sandbox_aliases(path: Path) -> list[str]:
     return _read_only_view(()).aliases(path)
 
 
-def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[Path]) -> list[str]:
-    """The bubblewrap prefix for a run in ``work`` (its only writable folder)."""
+def bwrap_command(
+    isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[Path], *, server: bool = False
+) -> list[str]:
+    """The bubblewrap prefix for a run in ``work`` (its only writable folder). ``server``:
+    for a submission's warm interpreter (``_warm_sandbox``), which is the sandbox's process
+    1 and is shown at ``WARM_INSIDE``; the view is the same."""
     assert isolation.bwrap
     mounts = _read_only_view(hidden)
     mounts.read_only(str(LAUNCHER), LAUNCHER_INSIDE)
@@ -414,6 +421,9 @@ def bwrap_command(isolation: Isolation, work: Path, cwd: Path, hidden: Sequence[
                "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                "--die-with-parent", "--new-session",
                "--proc", "/proc", "--dev", "/dev"]  # fmt: skip
+    if server:
+        mounts.read_only(str(WARM), WARM_INSIDE)
+        command.append("--as-pid-1")
     if isolation.drop_user:
         # Root sets up the mounts, then the launcher inside drops to the lent uid (losing
         # these two capabilities with it).

@@ -39,6 +39,7 @@ from ._sandbox import Isolation, close_to_others, protected_paths
 from ._templates import program_name
 from ._texts import SHOWN_WRONG
 from ._verdict import verdict
+from ._warm_sandbox import WarmSandbox, warm_sandbox
 
 __all__ = [
     "SubmissionError",
@@ -108,6 +109,22 @@ def find_program(submission: Path, assignment: Assignment) -> Path:
     )
 
 
+def _board_folder(
+    program: Path, submission: Path, case: TestCase, work: Path
+) -> tuple[Path, Path, list[str]]:
+    """Fill a run's fresh folder ``work``: a copy of the submission in ``work/submission``
+    and the board in ``work/board.json``. The copy's folder, the copied program and the
+    run's command."""
+    home = work / "submission"
+    home.mkdir()
+    board = work / "board.json"
+    board.write_text(json.dumps(case.board), encoding="utf-8")
+    copied = copy_submission(submission, program, home, MAX_SUBMISSION_MB << 20)
+    language = language_for(program)
+    assert language is not None  # find_program took only known kinds
+    return home, copied, language.command(copied, board, work, case)
+
+
 def _run_once(
     program: Path,
     submission: Path,
@@ -115,18 +132,20 @@ def _run_once(
     limits: Limits,
     isolation: Isolation,
     hidden: Sequence[Path],
+    warm: WarmSandbox | None = None,
 ) -> tuple[Run, Path]:
     """One run of the program on ``case``'s board in a fresh folder of its own, removed
-    afterwards; the run, and the folder its traceback lines name."""
+    afterwards; the run, and the folder its traceback lines name. With ``warm`` (the
+    submission's sandbox, ``_warm_sandbox``), the board runs there, unless that sandbox
+    cannot run it (then it runs as any other: a sandbox of its own)."""
+    if warm is not None and not warm.broken:
+        with warm.board() as place:
+            home, copied, argv = _board_folder(program, submission, case, place.work)
+            run = warm.run(place, argv, copied.parent, clean_environment(place.work), limits)
+            if run is not None:
+                return run, home
     with run_folder(not sized_folders()) as (work, watch):
-        home = work / "submission"
-        home.mkdir()
-        board = work / "board.json"
-        board.write_text(json.dumps(case.board), encoding="utf-8")
-        copied = copy_submission(submission, program, home, MAX_SUBMISSION_MB << 20)
-        language = language_for(program)
-        assert language is not None  # find_program took only known kinds
-        argv = language.command(copied, board, work, case)
+        home, copied, argv = _board_folder(program, submission, case, work)
         run = run_limited(argv, copied.parent, clean_environment(work), limits,
                           isolation=isolation, work=work, hidden=hidden,
                           watch=watch)  # fmt: skip
@@ -145,21 +164,23 @@ def run_case(
     hidden: Sequence[Path],
     policy: PolicyJudge | None = None,
     shown: int | None = SHOWN_WRONG,
+    warm: WarmSandbox | None = None,
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
-    ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it.
+    ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it;
+    in the submission's warm sandbox ``warm`` if it has one (``_warm_sandbox``).
 
     Without a control group, a run that timed out beside other runs may have been starved
     of CPU by them: if it used less CPU time than the wall clock gave it, it is run again
     alone (``_TURNS``) before it is called a timeout, and the staff lines say so."""
     isolation = isolation or Isolation("process")
     with _TURNS.beside() as company:
-        run, home = _run_once(program, submission, case, limits, isolation, hidden)
+        run, home = _run_once(program, submission, case, limits, isolation, hidden, warm)
     note = ""
     if _starved(run, isolation, company.others):
         with _TURNS.alone():
             first = run
-            run, home = _run_once(program, submission, case, limits, isolation, hidden)
+            run, home = _run_once(program, submission, case, limits, isolation, hidden, warm)
         note = (
             f"timed out beside {company.others} other run(s) after {first.seconds:.1f} s with "
             f"{first.cpu_seconds:.2f} s of CPU time: run again alone ({run.status})"
@@ -346,7 +367,32 @@ def _graded(
     shown: int | None,
     path: str,
 ) -> SubmissionResult:
-    """Every case of a submission made ready (``Prepared``)."""
+    """Every case of a submission made ready (``Prepared``), in a warm sandbox of its own
+    where one applies (``_warm_sandbox``)."""
+    submission, program = ready.folder, ready.program
+    language = language_for(program)
+    assert language is not None
+    with warm_sandbox(language, isolation, hidden, submission, program,
+                      sized=not sized_folders()) as warm:  # fmt: skip
+        return _graded_in(assignment, ready, cases, student, limits, workers, quote_output,
+                          isolation, hidden, policy, shown, path, warm)  # fmt: skip
+
+
+def _graded_in(
+    assignment: Assignment,
+    ready: Prepared,
+    cases: Sequence[TestCase],
+    student: str,
+    limits: Limits,
+    workers: int,
+    quote_output: bool,
+    isolation: Isolation,
+    hidden: Sequence[Path],
+    policy: PolicyJudge | None,
+    shown: int | None,
+    path: str,
+    warm: WarmSandbox | None,
+) -> SubmissionResult:
     submission, program = ready.folder, ready.program
     name = assignment.name
     max_score = sum(c.points for c in cases)
@@ -362,7 +408,8 @@ def _graded(
             return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
                               feedback=(why,))  # fmt: skip
         result = run_case(program, submission, case, assignment, limits, quote_output,
-                          isolation, hidden=hidden, policy=policy, shown=shown)  # fmt: skip
+                          isolation, hidden=hidden, policy=policy, shown=shown,
+                          warm=warm)  # fmt: skip
         with lock:
             timeouts += result.status == "timeout"
         return result

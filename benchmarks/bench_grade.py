@@ -1,11 +1,16 @@
 """Grading times. Run: OPENBLAS_NUM_THREADS=1 python benchmarks/bench_grade.py
 
 1. Grading one correct numpy submission (the classic ``correct_numpy`` example) on all its
-   test boards, one board at a time and two at a time.
-2. The grader's overhead per run: one board graded through the engine (temporary folder,
-   copy, the limits launcher, reading, parsing, marking) against a bare
-   ``python3 submission.py board.json`` run side by side, interleaved, at every isolation
-   level this machine allows (``process``, ``user`` as root, ``namespace`` with bubblewrap).
+   test boards, one board at a time and two at a time, at every isolation level this
+   machine allows; at ``namespace`` as root both through the submission's warm sandbox
+   (``autograder/_warm_sandbox.py``, the default) and with a sandbox per board
+   (``$AUTOGRADER_WARM=off``, as before it). The configurations take turns, so that a
+   machine that gets busier in the middle slows them alike.
+2. The grader's overhead per run: one board graded through the engine alone (``run_case``
+   without a warm sandbox: temporary folder, copy, the limits launcher, reading, parsing,
+   marking) against a bare ``python3 submission.py board.json`` run side by side,
+   interleaved, at every isolation level this machine allows (``process``, ``user`` as root,
+   ``namespace`` with bubblewrap).
 
 Medians over several runs; figures are machine-dependent, quote them with the machine.
 """
@@ -26,6 +31,7 @@ from pathlib import Path
 from autograder import LEVELS, detect_isolation, load_assignment, render_examples
 from autograder._errors import UsageError
 from autograder._submission import grade_submission, run_case
+from autograder._warm_sandbox import ENV as WARM_ENV
 from reference_solutions import ReferenceAnswers, answer_key
 
 
@@ -56,27 +62,47 @@ def main() -> None:
     render_examples(assignment, tmp)
     program = tmp / "correct_numpy.py"
 
-    print(f"\ngrading one correct numpy submission on {len(cases)} boards (median of {args.runs}):")
-    for workers in (1, 2):
-        result = grade_submission(assignment, program, cases, workers=workers, hidden=hidden)
-        assert result.score == result.max_score, result
-        med, low, high = median_s(
-            lambda w=workers: grade_submission(
-                assignment, program, cases, workers=w, hidden=hidden
-            ),
-            args.runs,
-        )
-        print(f"  {workers} board(s) at a time: {med:.3f} s (min {low:.3f}, max {high:.3f})")
-
-    board = tmp / "board.json"
-    board.write_text(json.dumps(cases[0].board))
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     levels = {}
     for level in LEVELS:
         try:
             levels[level] = detect_isolation(level)
         except UsageError as err:
             print(f"\n(level {level} not measured: {err})")
+    configurations = []  # (label, isolation, warm path on, workers)
+    for workers in (1, 2):
+        for level, isolation in levels.items():
+            configurations.append((level, isolation, False, workers))
+            if level == "namespace" and isolation.drop_user:
+                configurations.append((level, isolation, True, workers))
+
+    def grade(isolation, warm: bool, workers: int) -> None:
+        os.environ[WARM_ENV] = "on" if warm else "off"
+        result = grade_submission(assignment, program, cases, workers=workers, hidden=hidden,
+                                  isolation=isolation)  # fmt: skip
+        assert result.score == result.max_score, result
+
+    times: dict[tuple, list[float]] = {c: [] for c in configurations}
+    for configuration in configurations:
+        grade(*configuration[1:])  # warm the page cache and imports
+    for _ in range(args.runs):
+        for configuration in configurations:
+            start = time.perf_counter()
+            grade(*configuration[1:])
+            times[configuration].append(time.perf_counter() - start)
+    os.environ.pop(WARM_ENV, None)
+    print(f"\ngrading one correct numpy submission on {len(cases)} boards "
+          f"(median of {args.runs}, taking turns):")  # fmt: skip
+    for configuration, measured in times.items():
+        level, _, warm, workers = configuration
+        how = "warm sandbox" if warm else ("sandbox per board" if level == "namespace"
+                                           else "a run per board")  # fmt: skip
+        med = statistics.median(measured)
+        print(f"  {level:<9} {how:<17} {workers} board(s) at a time: {med:.3f} s "
+              f"(min {min(measured):.3f}, max {max(measured):.3f})")  # fmt: skip
+
+    board = tmp / "board.json"
+    board.write_text(json.dumps(cases[0].board))
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     bare: list[float] = []
     graded: dict[str, list[float]] = {level: [] for level in levels}
     for _ in range(3 * args.runs):

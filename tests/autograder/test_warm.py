@@ -1,0 +1,537 @@
+"""One sandbox per submission with a warm interpreter (``autograder/_warm_sandbox.py``, the
+server ``autograder/_warm.py``): each board still runs in a fresh process, folder and uid of
+its own, under its own limits, with the same result as a sandbox of its own; whatever a
+board does, the others are graded; and no two students share a server.
+
+The programs report what they see on standard error (``REPORT {json}``), which the staff
+lines keep. No test here depends on how fast anything runs."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import autograder._warm_sandbox
+from autograder import SubmissionResult, detect_isolation, grade_submission, load_assignment
+from autograder._assignments import Limits
+from autograder._batch import grade_folder
+from autograder._languages import language_for
+from autograder._run import Run
+from autograder._sandbox import Isolation, protected_paths
+from autograder._submission import _run_once, sized_folders
+from autograder._warm_sandbox import HEAVY, WarmSandbox, heavy_modules, warm_path, warm_sandbox
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from tests.autograder.test_adversarial import stray_processes
+from tests.grading import isolation_or_skip
+
+ASSIGNMENT = load_assignment("classic")
+CASES = answer_key("classic")  # the public board, three edge boards, three hidden ones
+ANSWERS = ReferenceAnswers()
+HIDDEN = tuple(ANSWERS.secret_paths())
+CORRECT = reference_program("classic")
+LIMITS = ASSIGNMENT.limits.with_timeout(10)
+SHORT = ASSIGNMENT.limits.with_timeout(2)  # for the boards that never end
+ROOT = Path(__file__).resolve().parents[2]
+# Reports what the program sees; the staff lines of its result keep it.
+REPORT = """
+import json as _json, os as _os, sys as _sys
+def report(**found):
+    _sys.stderr.write("REPORT " + _json.dumps(found) + "\\n")
+    _sys.stderr.flush()
+_board = _json.load(open(_sys.argv[1]))
+"""
+
+
+def with_prelude(prelude: str, program: str = CORRECT) -> str:
+    """``program`` with ``prelude`` run first (after ``REPORT``), the board in ``_board``."""
+    return REPORT + prelude + "\n" + program
+
+
+def reports(test) -> list[dict]:
+    return [
+        json.loads(line.strip().removeprefix("REPORT "))
+        for line in test.staff
+        if line.strip().startswith("REPORT ")
+    ]
+
+
+@pytest.fixture
+def namespace(monkeypatch) -> Isolation:
+    """The ``namespace`` level as root: where the warm path applies (turned on, whatever
+    ``$AUTOGRADER_WARM`` says)."""
+    monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
+    isolation_or_skip("namespace")
+    isolation = detect_isolation("namespace")
+    if not isolation.drop_user:
+        pytest.skip("the warm path needs lent uids: the grader is not root")
+    return isolation
+
+
+class Spy:
+    """Every warm sandbox opened while it watches: how it ended, and each board it ran."""
+
+    def __init__(self) -> None:
+        self.sandboxes: list[dict] = []
+        self.warm_runs = 0
+
+
+@pytest.fixture
+def spy(monkeypatch) -> Iterator[Spy]:
+    watched = Spy()
+    close, run = WarmSandbox.close, WarmSandbox.run
+
+    def closing(self: WarmSandbox) -> None:
+        watched.sandboxes.append(
+            {"broken": self.broken, "loaded": self.loaded, "server": self.server_pid}
+        )
+        close(self)
+
+    def running(self: WarmSandbox, *args, **kwargs) -> Run | None:
+        done = run(self, *args, **kwargs)
+        watched.warm_runs += done is not None
+        return done
+
+    monkeypatch.setattr(WarmSandbox, "close", closing)
+    monkeypatch.setattr(WarmSandbox, "run", running)
+    yield watched
+
+
+def grade(
+    tmp_path: Path,
+    source: str,
+    isolation: Isolation | str,
+    *,
+    limits: Limits = LIMITS,
+    workers: int = 1,
+    name: str = "classic.py",
+) -> SubmissionResult:
+    path = tmp_path / name
+    path.write_text(source)
+    result = grade_submission(ASSIGNMENT, path, CASES, limits=limits, isolation=isolation,
+                              hidden=HIDDEN, workers=workers)  # fmt: skip
+    assert result.status == "graded", result.problems
+    return result
+
+
+def statuses(result: SubmissionResult) -> dict[str, str]:
+    return {t.name: t.status for t in result.tests}
+
+
+def all_warm(spy: Spy, boards: int = len(CASES)) -> None:
+    """One sandbox served the submission, it never failed, and every board ran in it."""
+    assert len(spy.sandboxes) == 1 and spy.sandboxes[0]["broken"] == "", spy.sandboxes
+    assert spy.warm_runs == boards
+
+
+# --- which modules, where -------------------------------------------------------------------
+
+
+def test_heavy_modules_are_read_from_the_source_text():
+    source = """
+import os, sys
+import numpy as np, scipy.sparse as sp
+from scipy.sparse import csr_matrix, linalg as la
+from numpy import (zeros,
+def solve():
+    import numpy.linalg
+    from numpy.random import default_rng
+# import scipy.optimize  (a comment, not an import)
+import numpyish
+from . import numpy
+x = "import scipy.signal"
+"""
+    assert heavy_modules([source]) == [
+        "numpy",
+        "scipy.sparse",
+        "scipy.sparse.csr_matrix",
+        "scipy.sparse.linalg",
+        "numpy.zeros",
+        "numpy.linalg",
+        "numpy.random",
+        "numpy.random.default_rng",
+    ]
+    assert heavy_modules(["import os\nprint('no numpy here')\n"]) == []
+
+
+def test_the_server_imports_only_the_grader_s_allow_list():
+    server = ast.parse((ROOT / "autograder" / "_warm.py").read_text())
+    allowed = next(
+        node.value
+        for node in server.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "ALLOWED"
+    )
+    assert ast.literal_eval(allowed) == HEAVY
+
+
+def test_the_warm_path_is_for_python_at_namespace_as_root(monkeypatch, tmp_path):
+    monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
+    python = language_for(Path("a.py"))
+    notebook = language_for(Path("a.ipynb"))
+    java = language_for(Path("A.java"))
+    assert python is not None and notebook is not None and java is not None
+    root = Isolation("namespace", bwrap="/usr/bin/bwrap", drop_user=True)
+    assert warm_path(python, root)
+    assert not warm_path(notebook, root) and not warm_path(java, root)
+    assert not warm_path(python, Isolation("namespace", bwrap="/usr/bin/bwrap"))  # not root
+    assert not warm_path(python, Isolation("user", drop_user=True))
+    assert not warm_path(python, Isolation("process"))
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    assert not warm_path(python, root)
+
+
+def test_the_process_level_keeps_a_run_per_board(tmp_path, spy):
+    result = grade(tmp_path, CORRECT, "process")
+    assert result.score == result.max_score
+    assert spy.sandboxes == [] and spy.warm_runs == 0
+
+
+# --- each board on its own --------------------------------------------------------------------
+
+
+def test_a_numpy_program_gets_full_marks_with_numpy_imported_ahead(tmp_path, namespace, spy):
+    source = with_prelude("import numpy\nreport(numpy=numpy.__name__)")
+    result = grade(tmp_path, source, namespace)
+    assert (result.score, result.isolation) == (result.max_score, "namespace")
+    all_warm(spy)
+    assert spy.sandboxes[0]["loaded"] == ["numpy"]
+
+
+def test_a_program_without_heavy_imports_runs_warm_too(tmp_path, namespace, spy):
+    result = grade(tmp_path, CORRECT, namespace)
+    assert result.score == result.max_score
+    all_warm(spy)
+    assert spy.sandboxes[0]["loaded"] == []
+
+
+def test_every_board_gets_a_fresh_folder_uid_and_process(tmp_path, namespace, spy):
+    """Each board finds its folder holding only the board and its copy of the submission,
+    nothing another board left (there, in the sandbox's /tmp and /dev/shm, or as a System V
+    object), and none of the other boards' folders; it leaves some of each for the next
+    board to look for."""
+    prelude = """
+import ctypes, glob
+libc = ctypes.CDLL(None, use_errno=True)
+mine = _os.path.dirname(_os.getcwd())
+above = _os.path.dirname(mine)
+found = {
+    "folder": sorted(_os.listdir(mine)),
+    "copy": sorted(_os.listdir(".")),
+    "left": sorted(glob.glob("/tmp/left-*") + glob.glob("/dev/shm/left-*")),
+    "shm": libc.shmget(0x5EC0DE, 0, 0) >= 0,
+    "boards": sorted(_os.listdir(above)) if _os.access(above, _os.R_OK) else "closed",
+    "uid": _os.getuid(), "parent": _os.getppid(), "pidns": _os.readlink("/proc/self/ns/pid"),
+    "cgroups": sorted(open("/proc/self/cgroup").read().split()),
+}
+for place in ("/tmp", "/dev/shm", "."):
+    open(_os.path.join(place, "left-%d" % _os.getpid()), "w").write("x")
+assert libc.shmget(0x5EC0DE, 1 << 20, 0o1666) >= 0
+report(**found)
+"""
+    result = grade(tmp_path, with_prelude(prelude), namespace)
+    assert result.score == result.max_score
+    all_warm(spy)
+    seen = [reports(test)[0] for test in result.tests]
+    for found in seen:
+        assert found["folder"] == ["board.json", "submission"]
+        assert found["copy"] == ["classic.py"]
+        assert found["left"] == [] and not found["shm"]  # what the board before left: gone
+        assert found["boards"] == "closed"  # other boards' folders are not listed
+        assert found["uid"] >= 61000 and found["parent"] == 1  # a lent uid; its server is 1
+    assert len({found["pidns"] for found in seen}) == 1  # (one sandbox)
+    if namespace.cgroups is not None:  # each board in a control group of its own
+        names = [_run_groups(found["cgroups"], namespace) for found in seen]
+        assert all(len(n) == 1 and min(n).startswith("run-") for n in names), names
+        assert len({min(n) for n in names}) == len(CASES)
+
+
+def _run_groups(lines: list[str], isolation: Isolation) -> set[str]:
+    """The names of the groups a process is in, in the hierarchies the grader uses."""
+    assert isolation.cgroups is not None
+    ours = set(isolation.cgroups.controllers)
+    names = set()
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if set(controllers.split(",")) & ours or (
+            isolation.cgroups.version == 2 and not controllers
+        ):
+            names.add(path.rsplit("/", 1)[-1])
+    return names
+
+
+def test_a_board_that_never_ends_times_out_and_the_next_boards_pass(tmp_path, namespace, spy):
+    source = with_prelude("if not _board['jumps']:\n    while True:\n        pass")
+    result = grade(tmp_path, source, namespace, limits=SHORT)
+    assert statuses(result) == {
+        c.name: "timeout" if c.name == "no-jumps" else "passed" for c in CASES
+    }
+    all_warm(spy)
+
+
+def test_per_board_limits_still_apply(tmp_path, namespace, spy):
+    """Memory, output and CPU time are each stopped on the board that overruns them; the
+    other boards pass."""
+    prelude = """
+if not _board['jumps']:
+    block = bytearray(4 * 1024 ** 3)  # past the address-space limit
+if _board['jumps'] == [[10, 100], [50, 25]]:
+    while True:
+        _sys.stdout.write("x" * 65536)
+if _board['jumps'] == [[99, 1], [20, 50]]:
+    import signal as _signal
+    _signal.signal(_signal.SIGXCPU, _signal.SIG_IGN)
+    while True:
+        pass
+"""
+    limits = Limits(timeout=30, cpu=1, memory_mb=1024, output_kb=64)
+    result = grade(tmp_path, with_prelude(prelude), namespace, limits=limits)
+    assert statuses(result) == {
+        "public": "passed",
+        "no-jumps": "crashed",
+        "ladder-to-goal": "output-limit",
+        "chute-before-goal": "timeout",
+        "hidden-1": "passed",
+        "hidden-2": "passed",
+        "hidden-3": "passed",
+    }
+    tests = {t.name: t for t in result.tests}
+    assert "MemoryError" in " ".join(tests["no-jumps"].staff)
+    assert tests["ladder-to-goal"].feedback[0] == "printed more than 64 KB; stopped"
+    assert (
+        tests["chute-before-goal"].feedback[0] == "used up its CPU time limit of 1 s for one board"
+    )
+    all_warm(spy)
+
+
+def test_a_program_that_attacks_its_server_only_hurts_itself(tmp_path, namespace, spy):
+    """Every board signals its parent (the server), process 1, its process group and
+    everyone it may (``kill(-1)``), then prints its answer: the server is out of its reach,
+    so every board is graded in the same sandbox and passes."""
+    prelude = """
+import signal as _signal
+def attempt(action):
+    try:
+        action()
+        return "ok"
+    except OSError as err:
+        return "denied:" + type(err).__name__
+tried = {
+    "parent": attempt(lambda: _os.kill(_os.getppid(), _signal.SIGKILL)),
+    "init": attempt(lambda: _os.kill(1, _signal.SIGKILL)),
+    "group": attempt(lambda: _os.killpg(_os.getpgid(_os.getppid()), _signal.SIGKILL)),
+    "trace": attempt(lambda: open("/proc/1/environ", "rb").read()),
+}
+report(**tried)
+try:
+    _os.kill(-1, _signal.SIGKILL)  # everyone it may signal: none but its own
+except OSError:
+    pass
+"""
+    result = grade(tmp_path, with_prelude(prelude), namespace)
+    assert result.score == result.max_score
+    all_warm(spy)
+    for test in result.tests:
+        (tried,) = reports(test)
+        assert tried["parent"] == tried["init"] == "denied:PermissionError", tried
+        assert tried["trace"] == "denied:PermissionError", tried
+
+
+def test_when_the_server_dies_the_remaining_boards_run_the_usual_way(
+    tmp_path, namespace, monkeypatch, spy
+):
+    """Killed from outside (no program can: see above) in the middle of a submission, the
+    server is given up: the board it would have run and those after run in a sandbox of
+    their own, and all pass."""
+    run = WarmSandbox.run  # (the spy's)
+    count = {"boards": 0}
+
+    def kill_third(self: WarmSandbox, *args, **kwargs) -> Run | None:
+        count["boards"] += 1
+        if count["boards"] == 3:
+            assert self._await_ready() and self.server_pid is not None
+            os.kill(self.server_pid, signal.SIGKILL)
+        return run(self, *args, **kwargs)
+
+    monkeypatch.setattr(WarmSandbox, "run", kill_third)
+    result = grade(tmp_path, CORRECT, namespace)
+    assert result.score == result.max_score
+    assert spy.warm_runs == 2  # the first two; the rest the usual way
+    assert spy.sandboxes[0]["broken"]
+
+
+def test_a_server_that_cannot_start_leaves_every_board_to_the_usual_way(
+    tmp_path, namespace, monkeypatch, spy
+):
+    monkeypatch.setattr(autograder._warm_sandbox, "WARM_INSIDE", "/run/grader/missing.py")
+    result = grade(tmp_path, CORRECT, namespace)
+    assert result.score == result.max_score
+    assert spy.warm_runs == 0
+    assert spy.sandboxes[0]["broken"].startswith("the server did not start")
+
+
+def test_a_background_child_that_outlives_its_board_is_killed(tmp_path, namespace, spy):
+    """Each board looks for processes other than itself and the server (the last board's
+    leftovers), then leaves a grandchild in a session of its own, its pipes closed, with a
+    token in its command line: none is ever found by the next board, and none is left."""
+    token = "warm-leftover-" + os.urandom(4).hex()
+    prelude = f"""
+others = [p for p in _os.listdir("/proc") if p.isdigit() and int(p) not in (1, _os.getpid())]
+report(others=others)
+if _os.fork() == 0:
+    _os.setsid()
+    if _os.fork() == 0:
+        devnull = _os.open(_os.devnull, _os.O_RDWR)
+        for fd in (0, 1, 2):
+            _os.dup2(devnull, fd)
+        _os.execv(_sys.executable, [_sys.executable, "-c", "import time; time.sleep(3600)", {token!r}])
+    _os._exit(0)
+_os.wait()
+"""  # noqa: E501
+    result = grade(tmp_path, with_prelude(prelude), namespace)
+    assert result.score == result.max_score
+    all_warm(spy)
+    assert [reports(test)[0]["others"] for test in result.tests] == [[]] * len(CASES)
+    assert not stray_processes(token)
+
+
+def test_boards_run_side_by_side_in_one_sandbox(tmp_path, namespace, spy):
+    source = with_prelude("import numpy\nreport(pidns=_os.readlink('/proc/self/ns/pid'))")
+    result = grade(tmp_path, source, namespace, workers=2)
+    assert result.score == result.max_score
+    all_warm(spy)
+    assert len({reports(test)[0]["pidns"] for test in result.tests}) == 1
+
+
+def test_two_students_never_share_a_server(tmp_path, namespace, spy):
+    """A batch graded two at a time: each student's boards share one sandbox (one pid
+    namespace), and no two students do."""
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    source = with_prelude("report(pidns=_os.readlink('/proc/self/ns/pid'), uid=_os.getuid())")
+    for student in ("ada", "bob", "cy"):
+        (folder / f"{student}.py").write_text(source)
+    batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES,
+                         limits=LIMITS, isolation=namespace, workers=2)  # fmt: skip
+    namespaces = {}
+    for result in batch.results:
+        assert result.score == result.max_score, result.student
+        seen = {reports(test)[0]["pidns"] for test in result.tests}
+        assert len(seen) == 1, result.student
+        namespaces[result.student] = seen.pop()
+    assert len(set(namespaces.values())) == 3
+    assert len(spy.sandboxes) == 3
+    assert len({s["server"] for s in spy.sandboxes}) == 3
+    assert all(s["broken"] == "" for s in spy.sandboxes)
+
+
+# --- the same result as a sandbox of its own --------------------------------------------------
+
+# Programs whose every observable end (status, exit status, output, standard error with the
+# run's folder taken out) must be the same whether a board runs warm or in a fresh sandbox.
+SAME_END = {
+    "exit-3": "import sys\nprint('a')\nsys.exit(3)\n",
+    "exit-message": "import sys\nsys.exit('goodbye')\n",
+    "exit-256": "raise SystemExit(256)\n",
+    "os-exit": "import os\nprint('x', flush=True)\nos._exit(4)\n",
+    "syntax-error": "def broken(:\n    pass\n",
+    "null-byte": "x = 1\n\0\n",
+    "traceback": "import numpy\ndef look(d):\n    return d['key']\nlook({})\n",
+    "chained": (
+        "try:\n    1 / 0\nexcept ZeroDivisionError as err:\n    raise ValueError('no') from err\n"
+    ),
+    "keyboard-interrupt": "raise KeyboardInterrupt\n",
+    "segfault": "import ctypes\nctypes.string_at(0)\n",
+    "recursion": "def f(n):\n    return f(n + 1)\nf(0)\n",
+    "recursion-depth": (
+        "import sys\ndef f(n):\n    try:\n        return f(n + 1)\n    except RecursionError:\n"
+        "        return n\nprint(sys.getrecursionlimit(), f(0))\n"
+    ),
+    "threads-and-atexit": (
+        "import atexit, threading, time\natexit.register(lambda: print('atexit'))\n"
+        "def late():\n    time.sleep(0.2)\n    print('thread')\n"
+        "threading.Thread(target=late).start()\nprint('main')\n"
+    ),
+    "closed-stdout": "import os, sys\nprint('x')\nsys.stdout.flush()\nos.close(1)\nprint('y')\n",
+    "stdin": "print(repr(input()))\n",
+    "streams": (
+        "import sys\nfor s in (sys.stdin, sys.stdout, sys.stderr):\n"
+        "    print(s.name, s.encoding, s.errors, s.line_buffering, s.mode)\n"
+    ),
+    "process": (
+        "import os, resource, signal, sys\n"
+        "print(os.getppid(), os.getsid(0), os.getpgrp(), oct(os.umask(0)), os.getgroups())\n"
+        "print(sorted(os.listdir('/proc/self/fd')), sorted(os.environ))\n"
+        "print([resource.getrlimit(r) for r in (resource.RLIMIT_CPU, resource.RLIMIT_AS,"
+        " resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_CORE)])\n"
+        "print([signal.getsignal(s) for s in (signal.SIGINT, signal.SIGPIPE, signal.SIGCHLD)])\n"
+        "print(sys.argv[1:] != [], sys.path[0] == os.getcwd(), __name__, __spec__,"
+        " __file__ == sys.argv[0], open('/proc/self/status').read().count('CapEff:\\t0000000000000000'))\n"  # noqa: E501
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_END))
+def test_a_board_ends_as_in_a_sandbox_of_its_own(tmp_path, namespace, monkeypatch, name):
+    program = tmp_path / "p.py"
+    program.write_text(SAME_END[name])
+    language = language_for(program)
+    assert language is not None
+    hidden = protected_paths(*HIDDEN)
+    case = CASES[0]
+
+    def seen(run: Run, home: Path) -> tuple:
+        stderr = run.stderr_tail.decode("utf-8", "replace").replace(f"{home}/", "")
+        return (run.status, run.returncode, run.stdout, stderr)
+
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    cold = seen(*_run_once(program, program, case, LIMITS, namespace, hidden))
+    monkeypatch.delenv("AUTOGRADER_WARM")
+    with warm_sandbox(language, namespace, hidden, program, program,
+                      sized=not sized_folders()) as warm:  # fmt: skip
+        assert warm is not None
+        hot = seen(*_run_once(program, program, case, LIMITS, namespace, hidden, warm))
+        assert warm.broken == ""
+    assert hot == cold
+    assert "warm" not in hot[3] and "/run/grader" not in hot[3]
+
+
+def test_a_crash_is_quoted_naming_the_students_file(tmp_path, namespace, spy, monkeypatch):
+    """The feedback quotes the traceback as a sandbox of its own gives it: from the
+    program's own first frame, naming its file only."""
+    source = "import json, sys\nboard = json.load(open(sys.argv[1]))\nprint(board['nope'])\n"
+    result = grade(tmp_path, source, namespace)
+    all_warm(spy)
+    public = result.tests[0]
+    assert public.status == "crashed"
+    assert public.feedback[0] == "exited with status 1 (KeyError)"
+    quoted = public.feedback[public.feedback.index("standard error (last lines):") + 1 :]
+    assert quoted[:3] == (
+        "Traceback (most recent call last):",
+        '  File "classic.py", line 3, in <module>',
+        "    print(board['nope'])",
+    )
+    assert quoted[-1] == "KeyError: 'nope'"
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    cold = grade(tmp_path, source, namespace)
+    assert [(t.status, t.feedback, t.staff) for t in cold.tests] == [
+        (t.status, t.feedback, t.staff) for t in result.tests
+    ]
+
+
+def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, namespace, spy):
+    before = set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*"))
+    result = grade(tmp_path, with_prelude("open('/tmp/scratch', 'w').write('x')"), namespace)
+    assert result.score == result.max_score
+    all_warm(spy)
+    assert not set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*")) - before
+    server = spy.sandboxes[0]["server"]
+    try:
+        command = Path(f"/proc/{server}/cmdline").read_bytes()
+    except OSError:
+        command = b""
+    assert b"warm.py" not in command
