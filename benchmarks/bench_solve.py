@@ -15,9 +15,8 @@ import time
 import numpy as np
 
 from autograder import standard_board
-from reference_solutions import _linear
+from reference_solutions import _linear, make_problem, policy_iteration, value_iteration
 from reference_solutions import _solver as solver
-from reference_solutions import make_problem, policy_iteration, value_iteration
 from reference_solutions.rules import classic
 
 
