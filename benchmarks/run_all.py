@@ -5,8 +5,10 @@ Run from the repository root:
     OPENBLAS_NUM_THREADS=1 python benchmarks/run_all.py [--quick] [--all]
 
 Runs, one after another, each as its own process with OPENBLAS_NUM_THREADS=1:
-bench_compare.py (the solver against a plain loop and pymdptoolbox), bench_throughput.py
-(the grader against bare runs) and bench_class.py (a class of 300, variants for 500).
+bench_compare.py (the solver against a plain loop and pymdptoolbox), bench_scale.py (the
+solver on boards of up to a million squares, the CLI against a straightforward script),
+bench_throughput.py (the grader against bare runs) and bench_class.py (a class of 300,
+variants for 500).
 ``--quick`` passes ``--quick`` to each: a smoke test of about a minute. ``--all`` then
 runs the older single-topic benchmarks too, with their defaults (no quick mode; about half
 an hour more). Each script's output is printed as it comes; the exit status is 1 if any
@@ -23,7 +25,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SIDE_BY_SIDE = ("bench_compare.py", "bench_throughput.py", "bench_class.py")
+SIDE_BY_SIDE = ("bench_compare.py", "bench_scale.py", "bench_throughput.py", "bench_class.py")
 OLDER = ("bench_solve.py", "bench_grade.py", "bench_catalogue.py", "bench_reports.py",
          "bench_variants.py", "bench_notebook.py", "bench_java.py",
          "bench_remove_tree.py")  # fmt: skip
