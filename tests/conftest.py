@@ -1,5 +1,12 @@
+import io
 import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Deterministic examples in CI so a red run can be reproduced; locally the same profile
@@ -13,7 +20,49 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 
 
-import pytest  # noqa: E402
+def _memory_file_system() -> Path | None:
+    """``/dev/shm`` when it is a file system in memory with room to spare, else ``None``."""
+    try:
+        with open("/proc/mounts", encoding="utf-8") as mounts:
+            kinds = {line.split()[1]: line.split()[2] for line in mounts if line.count(" ") >= 3}
+        room = shutil.disk_usage("/dev/shm").free
+    except OSError:
+        return None
+    if kinds.get("/dev/shm") != "tmpfs" or room < 1 << 30 or not os.access("/dev/shm", os.W_OK):
+        return None
+    return Path("/dev/shm")
+
+
+@pytest.fixture(scope="session")
+def ram_folder(tmp_path_factory) -> Iterator:
+    """``ram_folder(name)``: a fresh folder in memory (under ``/dev/shm``; from
+    ``tmp_path_factory`` where there is none), kept for the session. For tests that make
+    thousands of files and folders: on a virtual machine's disk each costs about a
+    millisecond, several while anything else writes to the disk, and what those tests check
+    does not depend on the file system."""
+    memory = _memory_file_system()
+    if memory is None:
+        yield tmp_path_factory.mktemp
+        return
+    root = Path(tempfile.mkdtemp(prefix="pytest-ram-", dir=memory))
+    try:
+        yield lambda name: Path(tempfile.mkdtemp(prefix=f"{name}-", dir=root))
+    finally:
+        from autograder._files import remove_tree  # (copes with trees too deep to name)
+
+        remove_tree(root)
+
+
+@pytest.fixture
+def ram_path(ram_folder, request) -> Iterator[Path]:
+    """A fresh folder in memory for one test (``ram_folder``), removed after it."""
+    folder = ram_folder(re.sub(r"[^\w.-]", "_", request.node.name)[:40])
+    try:
+        yield folder
+    finally:
+        from autograder._files import remove_tree
+
+        remove_tree(folder)
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +87,34 @@ def graded(conformance):
     """``graded(name)``: every example submission of an assignment, plus its reference and
     starter programs, graded once per session on the full answer key."""
     return lambda name: conformance(name).graded
+
+
+@pytest.fixture(scope="session")
+def demo():
+    """``demo(name, every_board)``: ``autograder demo`` on one assignment's examples, once
+    per session: its gradebook text, whether it went through, and what it said while
+    grading. Without ``every_board`` on the boards ``check`` shows only: the gradebook and
+    what is said are the same, and the endless example holds it up once, not twice (the
+    examples on every board: the ``conformance`` fixture, and CI's ``autograder demo``)."""
+    import autograder._demo
+    from reference_solutions import ReferenceAnswers, answer_key
+
+    cache: dict = {}
+
+    def get(name: str, every_board: bool = False) -> tuple[str, bool, str]:
+        if (name, every_board) not in cache:
+            said = io.StringIO()
+            with pytest.MonkeyPatch.context() as patch:
+                if not every_board:
+                    grade_folder = autograder._demo.grade_folder
+                    visible = answer_key(name, hidden=False)
+                    patch.setattr(autograder._demo, "grade_folder",
+                                  lambda *args, **kwargs: grade_folder(*args, cases=visible,
+                                                                       **kwargs))  # fmt: skip
+                text, ok = autograder._demo.demo_text(
+                    ReferenceAnswers(), names=[name], progress=said
+                )
+            cache[name, every_board] = (text, ok, said.getvalue())
+        return cache[name, every_board]
+
+    return get

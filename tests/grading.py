@@ -43,3 +43,19 @@ def isolation_or_skip(level: str) -> str:
             pytest.fail("namespace isolation expected but unavailable")
         pytest.skip("namespace isolation is not available here")
     return level
+
+
+# The assignments whose examples, reference program and starter are graded on the whole answer
+# key in the default run (the session's shared batch, tests/conftest.py): one of each board
+# family. The others' examples are graded with `pytest -m slow`; their reference program and
+# starter by default (tests/test_conformance.py).
+GRADED_BY_DEFAULT = ("classic", "trap-lane")
+
+
+def by_default_if_graded(name: str, *more: object):
+    """A parameter set for assignment ``name`` (and ``more``), marked ``slow`` unless
+    ``name`` is in ``GRADED_BY_DEFAULT``: for tests that need its examples graded."""
+    import pytest
+
+    marks = () if name in GRADED_BY_DEFAULT else pytest.mark.slow
+    return pytest.param(name, *more, marks=marks)

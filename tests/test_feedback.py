@@ -19,6 +19,7 @@ from autograder._verdict import verdict
 from reference_solutions import ReferenceAnswers
 from reference_solutions._answer_key import answer_key
 from tests.autograder.test_hidden_boards import assert_says_nothing_of_its_board
+from tests.grading import by_default_if_graded
 
 ANSWERS = ReferenceAnswers()
 
@@ -42,7 +43,11 @@ NAMED = {
 }
 
 
-@pytest.mark.parametrize(("assignment", "example"), sorted(NAMED))
+# (Each assignment's examples are graded once a session, by default those of one assignment
+# of each board family, tests.grading.GRADED_BY_DEFAULT, the others' with -m slow.)
+@pytest.mark.parametrize(
+    ("assignment", "example"), [by_default_if_graded(*k) for k in sorted(NAMED)]
+)
 def test_each_wrong_example_is_told_its_mistake_on_every_board_it_shows(
     graded, assignment, example
 ):
@@ -59,12 +64,15 @@ def test_each_wrong_example_is_told_its_mistake_on_every_board_it_shows(
             assert not [line for line in test.feedback if re.search(r"printed .*, expected", line)]
 
 
-def test_every_correct_example_is_named_as_no_mistake(graded):
-    for assignment in ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane"):
-        for student, result in graded(assignment).results.items():
-            if student.startswith("correct_") or student in ("reference", "module_only"):
-                assert result.score == result.max_score, (assignment, student)
-                assert not [t.mistakes for t in result.tests if t.mistakes], (assignment, student)
+ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
+
+
+@pytest.mark.parametrize("assignment", [by_default_if_graded(a) for a in ASSIGNMENTS])
+def test_every_correct_example_is_named_as_no_mistake(graded, assignment):
+    for student, result in graded(assignment).results.items():
+        if student.startswith("correct_") or student in ("reference", "module_only"):
+            assert result.score == result.max_score, (assignment, student)
+            assert not [t.mistakes for t in result.tests if t.mistakes], (assignment, student)
 
 
 def test_a_program_printing_the_jump_destinations_scores_full_and_is_told_so(graded):
@@ -140,6 +148,7 @@ def _with_zeros(die, values, goes_to, goal) -> float:
     return (1 + rest / len(die)) / (1 - zeros / len(die))
 
 
+@pytest.mark.slow  # (efron's examples graded: tests.grading.GRADED_BY_DEFAULT)
 def test_a_policy_that_always_rolls_red_is_told_what_it_costs(graded):
     # The example always rolls the die with the largest average move: Red (6,6,2,2,2,2).
     public = graded("efron").results["wrong_best_average_die"].tests[0]
@@ -218,10 +227,7 @@ def test_a_policy_credit_setting_the_toml_does_not_know_is_refused(tmp_path, mon
 # --- hidden boards: the mistake, never the board ------------------------------------------
 
 
-ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
-
-
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment", [by_default_if_graded(a) for a in ASSIGNMENTS])
 def test_no_example_is_told_a_number_of_a_hidden_board(graded, assignment):
     # Every example: right ones, each named mistake, a hard-coded answer (unreadable on
     # boards of other sizes), a crash, one that never ends.
@@ -248,6 +254,7 @@ def test_a_hidden_board_says_a_value_iteration_stopped_early_but_not_after_how_m
         assert any(re.search(r"about \d+ sweeps from 0", line) for line in test.staff)
 
 
+@pytest.mark.slow  # (token-boosted's examples graded: tests.grading.GRADED_BY_DEFAULT)
 def test_a_hidden_board_names_the_wrong_token_tables_without_counting_squares(graded):
     result = graded("token-boosted").results["wrong_tables_reversed"]
     hidden = [t for t in result.tests if not t.visible]

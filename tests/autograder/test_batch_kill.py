@@ -1,6 +1,10 @@
 """``autograder grade`` killed with SIGKILL at many points, then ``--resume``: every
 submission ends up graded exactly once, the reports are whole, and no temporary file stays
-behind. The batches run the command line in a subprocess and kill its process group."""
+behind. The batches run the command line in a subprocess and kill its process group.
+
+The default run kills at a few points (in the middle of the batch, while writing batch.json
+and while writing a report); every other point, kills at random times and chains of kills
+are marked ``slow`` (``pytest -m slow``; CI runs both)."""
 
 from __future__ import annotations
 
@@ -194,7 +198,13 @@ KILL_POINTS = {
 }
 
 
-@pytest.mark.parametrize("point", list(KILL_POINTS))
+def some(values, default: set[str]) -> list:
+    """``values`` as parameters: those in ``default`` in the default run, the others
+    ``slow``."""
+    return [pytest.param(v, marks=() if v in default else pytest.mark.slow) for v in values]
+
+
+@pytest.mark.parametrize("point", some(KILL_POINTS, {"after-half"}))
 def test_kill_at_a_point_then_resume(folder, tmp_path, point):
     out = tmp_path / "out"
     killed = kill_when(start(folder, out), lambda: KILL_POINTS[point](out))
@@ -213,6 +223,7 @@ def test_kill_at_a_point_then_resume(folder, tmp_path, point):
     assert [r.student for r in after[: len(before)]] == [r.student for r in before]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 20240611, 6])
 def test_kill_at_a_random_time_then_resume(folder, graded, tmp_path, seed):
     # A time drawn within about as long as an uninterrupted batch takes: before, during or
@@ -227,6 +238,7 @@ def test_kill_at_a_random_time_then_resume(folder, graded, tmp_path, seed):
     assert_complete(out)
 
 
+@pytest.mark.slow
 def test_kill_twice_the_second_time_during_the_resume(folder, tmp_path):
     out = tmp_path / "out"
     assert kill_when(start(folder, out), lambda: lines(out) >= 2)
@@ -241,6 +253,7 @@ def test_kill_twice_the_second_time_during_the_resume(folder, tmp_path):
     assert_complete(out)
 
 
+@pytest.mark.slow
 def test_kill_while_the_resume_starts_up(folder, tmp_path):
     out = tmp_path / "out"
     assert kill_when(start(folder, out), lambda: lines(out) >= 3)
@@ -277,7 +290,7 @@ WRITES = {
 }
 
 
-@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("write", some(WRITES, {"middle-feedback"}))
 def test_kill_while_writing_the_reports(folder, graded, tmp_path, write):
     # The state of a kill after the last result: batch.json and the whole log, no reports.
     out = tmp_path / "out"

@@ -19,7 +19,7 @@ from autograder._boards import parse_board
 from autograder._errors import UsageError
 from autograder.cli.board import new_board
 from reference_solutions import classic_turns, new_jump_board, new_trap_board
-from tests.autograder.test_cli import run
+from tests.autograder.test_cli import run, run_here
 from tests.independent import jump_values
 
 TRAP_CODES = {"restart": 1, "penalty": 2, "prison": 3, "special": 4}
@@ -367,9 +367,10 @@ def test_cli_band_and_trap_lane(tmp_path):
         (["--trap-lane", "--edition", "1999"], "1999"),
     ],
 )
-def test_cli_errors_exit_2_with_one_line(tmp_path, args, needle):
+def test_cli_errors_exit_2_with_one_line(tmp_path, capsys, args, needle):
     out = tmp_path / "board.json"
-    result = run("board", "new", "--seed", "1", *args, "-o", str(out))
+    # (in this process: the two tests above run the command as a user does)
+    result = run_here(capsys, "board", "new", "--seed", "1", *args, "-o", str(out))
     assert result.returncode == 2
     assert result.stdout == ""
     assert "Traceback" not in result.stderr

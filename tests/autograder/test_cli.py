@@ -1,4 +1,8 @@
-"""The command line as a user runs it: a separate process, its output and exit code."""
+"""The command line as a user runs it: a separate process, its output and exit code. Where
+a test runs a command several times over (every assignment, every bad input, a seed twice),
+it calls the same ``main`` in this process (``run_here``): a process each would start Python
+and its imports again for each row, and each verb these cover is run as a user runs it by
+another test."""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ import sys
 import pytest
 
 from autograder import assignment_names
-from reference_solutions import ReferenceAnswers
+from autograder.cli import main
+from reference_solutions import answer_key
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -19,6 +24,18 @@ def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         text=True,
         timeout=timeout,
     )
+
+
+def run_here(capsys, *args: str) -> subprocess.CompletedProcess:
+    """``autograder ARGS`` in this process: ``main``, which ``python -m autograder`` exits
+    with, and what it wrote."""
+    capsys.readouterr()  # (anything written before)
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # argparse's own errors
+        code = stop.code if isinstance(stop.code, int) else 1
+    written = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, written.out, written.err)
 
 
 def test_solve_classic_prints_the_table_with_the_self_check_first():
@@ -31,8 +48,8 @@ def test_solve_classic_prints_the_table_with_the_self_check_first():
 
 
 @pytest.mark.parametrize("name", assignment_names())
-def test_every_assignment_solves_with_json(name):
-    result = run("solve", name, "--json")
+def test_every_assignment_solves_with_json(name, capsys):
+    result = run_here(capsys, "solve", name, "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert {"assignment", "params", "start_value", "values", "policy"} <= set(data)
@@ -70,12 +87,12 @@ def test_list_shows_every_assignment_and_its_defaults():
         (["simulate", "classic", "--games", "10000000000"], "--games: expected an integer in"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(tmp_path, args, needle):
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, needle):
     board = tmp_path / "chain.json"
     board.write_text('{"goal": 100, "jumps": [[5, 10], [10, 20]]}')
     args = [str(board) if a == "BOARD" else a for a in args]
     needle = needle.replace("BOARD", str(board))
-    result = run(*args)
+    result = run_here(capsys, *args)
     assert result.returncode == 2
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
@@ -85,12 +102,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, needle):
     assert all(line.startswith(("usage:", " ")) for line in before)
 
 
-def test_goal_not_a_multiple_of_ten_prints_only_as_json(tmp_path):
+def test_goal_not_a_multiple_of_ten_prints_only_as_json(tmp_path, capsys):
     board = tmp_path / "b45.json"
     board.write_text('{"goal": 45, "jumps": [[3, 30]]}')
-    text = run("solve", "classic", "--board", str(board))
+    text = run_here(capsys, "solve", "classic", "--board", str(board))
     assert text.returncode == 2 and "multiple of 10" in text.stderr and str(board) in text.stderr
-    as_json = run("solve", "classic", "--board", str(board), "--json")
+    as_json = run_here(capsys, "solve", "classic", "--board", str(board), "--json")
     assert as_json.returncode == 0 and len(json.loads(as_json.stdout)["values"]) == 46
 
 
@@ -102,10 +119,10 @@ def test_hopeless_board_is_reported_quickly(tmp_path):
     assert "no policy can reach the goal" in result.stderr and str(board) in result.stderr
 
 
-def test_simulate_is_seeded_and_prints_its_summary():
+def test_simulate_is_seeded_and_prints_its_summary(capsys):
     first = run("simulate", "classic", "--games", "3000", "--seed", "7")
-    again = run("simulate", "classic", "--games", "3000", "--seed", "7")
-    other = run("simulate", "classic", "--games", "3000", "--seed", "8")
+    again = run_here(capsys, "simulate", "classic", "--games", "3000", "--seed", "7")
+    other = run_here(capsys, "simulate", "classic", "--games", "3000", "--seed", "8")
     assert first.returncode == 0 and first.stdout == again.stdout != other.stdout
     text = first.stdout
     for needle in (
@@ -121,20 +138,24 @@ def test_simulate_is_seeded_and_prints_its_summary():
     assert sum(int(line.split()[-1]) for line in bars) == 3000
 
 
-def test_solve_with_value_iteration_matches():
-    pi = json.loads(run("solve", "boosted", "--json").stdout)
-    vi = json.loads(run("solve", "boosted", "--json", "--method", "value_iteration").stdout)
+def test_solve_with_value_iteration_matches(capsys):
+    pi = json.loads(run_here(capsys, "solve", "boosted", "--json").stdout)
+    vi = json.loads(
+        run_here(capsys, "solve", "boosted", "--json", "--method", "value_iteration").stdout
+    )
     assert vi["solver"]["method"] == "value_iteration"
     assert max(abs(a - b) for a, b in zip(pi["values"], vi["values"], strict=True)) < 1e-8
 
 
-def test_demo_grades_the_examples_of_one_assignment():
-    from autograder import demo_text
-
-    text, ok = demo_text(ReferenceAnswers(), ["classic"])
+# On the boards `check` shows; on every board with -m slow (and in CI's `autograder demo`).
+@pytest.mark.parametrize("every_board", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_demo_grades_the_examples_of_one_assignment(demo, every_board):
+    text, ok, _ = demo("classic", every_board)  # (graded once a session: tests/conftest.py)
     assert ok
     rows = {line.split()[0]: line.split()[1] for line in text.splitlines()[2:] if line.strip()}
-    assert rows["correct_loops"] == rows["team_folder"] == "100.00"
+    full = sum(case.points for case in answer_key("classic", hidden=every_board))
+    assert full == (100 if every_board else 25)
+    assert rows["correct_loops"] == rows["team_folder"] == f"{full:.2f}"
     assert rows["crashes"] == rows["endless"] == "0.00"
 
 
@@ -183,16 +204,18 @@ def test_grade_refuses_to_overwrite_results_without_resume(tmp_path):
 
 
 @pytest.mark.parametrize("name", assignment_names())
-def test_starter_and_handout_commands_render(name, tmp_path):
-    starter = run("starter", name)
+def test_starter_and_handout_commands_render(name, tmp_path, capsys):
+    starter = run_here(capsys, "starter", name)
     assert starter.returncode == 0 and "NotImplementedError" in starter.stdout
     compile(starter.stdout, "starter.py", "exec")
-    handout = run("handout", name)
+    handout = run_here(capsys, "handout", name)
     assert handout.returncode == 0 and handout.stdout.startswith("# ")
 
 
-def test_conformance_reports_each_check_and_exits_0_when_all_pass():
-    result = run("conformance", "classic", "--check", "solvers-agree", "--check", "self-check")
+def test_conformance_reports_each_check_and_exits_0_when_all_pass(capsys):
+    result = run_here(
+        capsys, "conformance", "classic", "--check", "solvers-agree", "--check", "self-check"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == [
         "classic: 2 of 2 checks pass",

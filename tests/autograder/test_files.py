@@ -1,4 +1,8 @@
-"""Removing what a program left behind, however it arranged it."""
+"""Removing what a program left behind, however it arranged it.
+
+The trees of thousands of entries are made in memory (``ram_path``, tests/conftest.py): on a
+virtual machine's disk their making and removing took minutes when the disk was busy, and
+how ``remove_tree`` walks them is the same on every file system."""
 
 from __future__ import annotations
 
@@ -30,8 +34,8 @@ def nest(top: Path, depth: int) -> None:
     os.close(here)
 
 
-def test_a_tree_deeper_than_a_path_can_name_is_removed(tmp_path):
-    top = tmp_path / "run"
+def test_a_tree_deeper_than_a_path_can_name_is_removed(ram_path):
+    top = ram_path / "run"
     top.mkdir()
     nest(top, 3000)  # 3000 * len("d/") > PATH_MAX
     remove_tree(top)
@@ -94,8 +98,8 @@ def fill(folder: Path, folders: int, files: int) -> None:
         os.close(here)
 
 
-def test_a_wide_folder_is_read_once_however_many_entries_it_has(tmp_path, listings):
-    top = tmp_path / "run"
+def test_a_wide_folder_is_read_once_however_many_entries_it_has(ram_path, listings):
+    top = ram_path / "run"
     top.mkdir()
     fill(top, 20_000, 20_000)
     for k in range(0, 20_000, 1000):  # some of the folders have folders and files in them
@@ -107,8 +111,8 @@ def test_a_wide_folder_is_read_once_however_many_entries_it_has(tmp_path, listin
     assert listings and max(listings.values()) == 1
 
 
-def test_a_deep_tree_is_removed_with_a_few_folders_open_at_a_time(tmp_path, monkeypatch):
-    top = tmp_path / "run"
+def test_a_deep_tree_is_removed_with_a_few_folders_open_at_a_time(ram_path, monkeypatch):
+    top = ram_path / "run"
     top.mkdir()
     nest(top, 3000)
     live, peak = 0, 0
@@ -285,7 +289,9 @@ def test_an_immutable_folder_stays_with_its_entries_and_the_rest_goes(tmp_path, 
 
 
 @pytest.mark.parametrize("folder", ["as the grader makes it", "in the temporary folder"])
-def test_a_run_that_fills_its_folder_with_entries_leaves_nothing(tmp_path, monkeypatch, folder):
+def test_a_run_that_fills_its_folder_with_entries_leaves_nothing(
+    tmp_path, ram_path, monkeypatch, folder
+):
     from autograder import _submission, grade_submission, load_assignment
     from reference_solutions import ReferenceAnswers, answer_key
     from tests.autograder.test_hidden_boards import program
@@ -296,6 +302,8 @@ def test_a_run_that_fills_its_folder_with_entries_leaves_nothing(tmp_path, monke
         if not hasattr(_submission, "sized_folders"):
             pytest.skip("run folders are never sized file systems here")
         monkeypatch.setattr(_submission, "sized_folders", lambda: "the test says so")
+        # (the temporary folder in memory: its 70,000 entries are the same there)
+        monkeypatch.setattr(tempfile, "tempdir", str(ram_path))
     assignment = load_assignment("classic")
     path = tmp_path / "wide.py"
     path.write_text(program("wide_tree"))

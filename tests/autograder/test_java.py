@@ -1,9 +1,15 @@
 """Java submissions (a kind declared in ``autograder/languages.toml``), and kinds a course
-declares in TOML: compiled once per submission in the sandbox, run on every board."""
+declares in TOML: compiled once per submission in the sandbox, run on every board.
+
+The default run grades classic's Java programs (the reference at namespace here, at process
+in ``test_compiled_once_per_submission``); the other assignments', the reference at the
+other level and the endless program are marked ``slow`` (``pytest -m slow``; CI runs
+both)."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -84,8 +90,21 @@ def _java_name(name: str) -> str:
     return name.title().replace("-", "") + ".java"
 
 
-@pytest.mark.parametrize("level", ["process", "namespace"])
-@pytest.mark.parametrize("name", JUMP_ASSIGNMENTS)
+def classic_first(*axes, level: str | None = None) -> list:
+    """Every combination of ``axes`` as parameters, those of classic (at ``level``, when
+    given) in the default run, the others ``slow``."""
+    return [
+        pytest.param(
+            *values,
+            marks=() if values[0] == "classic" and level in (None, *values) else pytest.mark.slow,
+        )
+        for values in itertools.product(*axes)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "level"), classic_first(JUMP_ASSIGNMENTS, ["process", "namespace"], level="namespace")
+)
 def test_java_reference_scores_as_the_python_one(answers, tmp_path, name, level):
     jdk_or_skip()
     isolation_or_skip(level)
@@ -131,6 +150,7 @@ def test_not_compiling_is_an_error_row_with_the_compiler_first_lines(answers, tm
     assert "autograder-run-" not in problem and "/tmp" not in problem
 
 
+@pytest.mark.slow  # (two boards to their time limit; endless Python programs: test_adversarial)
 def test_endless_java_times_out(answers, tmp_path):
     jdk_or_skip()
     cases = answers.cases(load_assignment("classic"))[:3]
@@ -140,7 +160,7 @@ def test_endless_java_times_out(answers, tmp_path):
     assert [t.status for t in result.tests] == ["timeout", "timeout", "not-run"]
 
 
-@pytest.mark.parametrize("name", JUMP_ASSIGNMENTS)
+@pytest.mark.parametrize("name", classic_first(JUMP_ASSIGNMENTS))
 def test_java_starter_scores_zero_with_a_clear_reason(answers, tmp_path, name):
     jdk_or_skip()
     assignment = load_assignment(name)

@@ -191,10 +191,11 @@ def test_three_hundred_submissions_take_seconds(tmp_path, examples):
     # Half of them copies of five programs, disguised, the rest the examples as they are.
     sources = list(examples.values())
     texts = [disguised(sources[k % 5]) if k % 2 else sources[k % len(sources)] for k in range(300)]
-    starting = time.perf_counter()
+    # This process's CPU time, not the clock's: other work on a busy machine does not count.
+    starting = time.process_time()
     subs = [read(f"s{k:03d}", text) for k, text in enumerate(texts)]
     pairs = similar_pairs(subs, starter())
-    seconds = time.perf_counter() - starting
+    seconds = time.process_time() - starting
     assert pairs and seconds < 30, seconds
     print(f"300 submissions: {seconds:.2f} s, {len(pairs)} pairs")
 
