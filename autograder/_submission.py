@@ -374,54 +374,34 @@ def _graded(
     assert language is not None
     with warm_sandbox(language, isolation, hidden, submission, program,
                       sized=not sized_folders()) as warm:  # fmt: skip
-        return _graded_in(assignment, ready, cases, student, limits, workers, quote_output,
-                          isolation, hidden, policy, shown, path, warm)  # fmt: skip
+        name = assignment.name
+        max_score = sum(c.points for c in cases)
+        timeouts = 0
+        lock = threading.Lock()
 
+        def one(case: TestCase) -> TestResult:
+            nonlocal timeouts
+            with lock:
+                given_up = timeouts >= TIMEOUTS_BEFORE_GIVING_UP
+            if given_up:
+                why = f"not run: the program ran out of time on {timeouts} boards already"
+                return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
+                                  feedback=(why,))  # fmt: skip
+            result = run_case(program, submission, case, assignment, limits, quote_output,
+                              isolation, hidden=hidden, policy=policy, shown=shown,
+                              warm=warm)  # fmt: skip
+            with lock:
+                timeouts += result.status == "timeout"
+            return result
 
-def _graded_in(
-    assignment: Assignment,
-    ready: Prepared,
-    cases: Sequence[TestCase],
-    student: str,
-    limits: Limits,
-    workers: int,
-    quote_output: bool,
-    isolation: Isolation,
-    hidden: Sequence[Path],
-    policy: PolicyJudge | None,
-    shown: int | None,
-    path: str,
-    warm: WarmSandbox | None,
-) -> SubmissionResult:
-    submission, program = ready.folder, ready.program
-    name = assignment.name
-    max_score = sum(c.points for c in cases)
-    timeouts = 0
-    lock = threading.Lock()
-
-    def one(case: TestCase) -> TestResult:
-        nonlocal timeouts
-        with lock:
-            given_up = timeouts >= TIMEOUTS_BEFORE_GIVING_UP
-        if given_up:
-            why = f"not run: the program ran out of time on {timeouts} boards already"
-            return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
-                              feedback=(why,))  # fmt: skip
-        result = run_case(program, submission, case, assignment, limits, quote_output,
-                          isolation, hidden=hidden, policy=policy, shown=shown,
-                          warm=warm)  # fmt: skip
-        with lock:
-            timeouts += result.status == "timeout"
-        return result
-
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(one, cases))
-    else:
-        results = [one(case) for case in cases]
-    if ready.note:
-        first = results[0]
-        results[0] = dataclasses.replace(first, staff=(ready.note, *first.staff))
-    score = round(sum(r.score for r in results), 4)
-    return SubmissionResult(student, path, name, score, max_score, "graded",
-                            tests=tuple(results), isolation=isolation.level)  # fmt: skip
+        if workers > 1:
+            with ThreadPoolExecutor(workers) as pool:
+                results = list(pool.map(one, cases))
+        else:
+            results = [one(case) for case in cases]
+        if ready.note:
+            first = results[0]
+            results[0] = dataclasses.replace(first, staff=(ready.note, *first.staff))
+        score = round(sum(r.score for r in results), 4)
+        return SubmissionResult(student, path, name, score, max_score, "graded",
+                                tests=tuple(results), isolation=isolation.level)  # fmt: skip

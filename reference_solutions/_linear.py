@@ -60,14 +60,14 @@ def solve_chain(
     A = _reversed_system(sp.csr_array(P), discount)
     row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
     near = np.abs(row - A.indices) <= NEAR
-    if near.all():
-        del row
+    banded = bool(near.all())
     b = rhs[::-1].copy()
     try:
-        lu = _factor(A if near.all() else _entries(A, row, near))
+        lu = _factor(A if banded else _entries(A, row, near))
     except RuntimeError:  # singular where the far entries were left out
         return _direct(P, rhs, discount)
-    if near.all():
+    del row, near
+    if banded:
         x = lu.solve(b, trans="T")
     else:
         x0 = None if guess is None else np.asarray(guess, dtype=float)[::-1].copy()
