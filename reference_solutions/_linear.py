@@ -55,18 +55,21 @@ def solve_chain(
     if n == 0:
         return np.zeros(0)
     if n <= DENSE_LIMIT:
-        dense = np.asarray(P.toarray() if sp.issparse(P) else P, dtype=float)
-        return np.linalg.solve(np.eye(n) - discount * dense, rhs)
+        return np.linalg.solve(_dense_system(P, discount), rhs)
     A = _reversed_system(sp.csr_array(P), discount)
     row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
-    near = np.abs(row - A.indices) <= NEAR
+    gap = row - A.indices
+    np.abs(gap, out=gap)
+    near = gap <= NEAR
+    del gap
     banded = bool(near.all())
+    if banded:  # the factors are most of the memory: nothing else is kept alongside
+        del row, near
     b = rhs[::-1].copy()
     try:
         lu = _factor(A if banded else _entries(A, row, near))
     except RuntimeError:  # singular where the far entries were left out
         return _direct(P, rhs, discount)
-    del row, near
     if banded:
         x = lu.solve(b, trans="T")
     else:
@@ -79,27 +82,47 @@ def solve_chain(
             x, info = spla.bicgstab(
                 A, b, x0=x0, M=preconditioner, rtol=RESIDUAL, atol=0.0, maxiter=MAX_ITERATIONS
             )
+        del row, near
         if info != 0 or not np.all(np.isfinite(x)):
             return _direct(P, rhs, discount)
     return x[::-1].copy()
+
+
+def _dense_system(P: sp.csr_array | sp.csr_matrix | np.ndarray, discount: float) -> np.ndarray:
+    """``I - discount * P`` as a dense array. Entries are summed straight into it (a row may
+    list one column twice): on the standard board that is a third of the time of
+    ``P.toarray()`` and two more arrays."""
+    n = P.shape[0]
+    if isinstance(P, np.ndarray):
+        A = -discount * np.asarray(P, dtype=float)
+    else:
+        rows = np.repeat(np.arange(n), np.diff(P.indptr))
+        flat = np.bincount(rows * n + P.indices, weights=P.data, minlength=n * n)
+        A = flat.reshape(n, n).astype(float, copy=False)  # empty: bincount gives ints
+        A *= -discount
+    A.flat[:: n + 1] += 1.0
+    return A
 
 
 def _reversed_system(P: sp.csr_array, discount: float) -> sp.csr_array:
     """``I - discount * P`` numbered backwards (the goal end of a board is eliminated
     first), built row by row: each row's diagonal first, then its entries."""
     n = P.shape[0]
-    flipped = rows_of(P, np.arange(n - 1, -1, -1))
-    lengths = np.diff(flipped.indptr) + 1
-    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    lengths = np.diff(P.indptr)[::-1]  # row s of the result is row n - 1 - s of P
+    indptr = np.zeros(n + 1, dtype=P.indptr.dtype)
+    np.cumsum(lengths + 1, out=indptr[1:])
     entries = np.ones(indptr[-1], dtype=bool)
     entries[indptr[:-1]] = False
+    # Where each entry of the result comes from in P: row by row, backwards.
+    source = np.repeat(P.indptr[-2::-1] - (indptr[:-1] - np.arange(n, dtype=indptr.dtype)),
+                       lengths)  # fmt: skip
+    source += np.arange(source.size, dtype=source.dtype)
     data = np.ones(indptr[-1])
-    data[entries] = flipped.data
+    data[entries] = P.data[source]
     data[entries] *= -discount
-    indices = np.arange(n, dtype=flipped.indices.dtype).repeat(lengths)
-    indices[entries] = flipped.indices
-    del flipped
-    indices[entries] = (n - 1) - indices[entries]
+    indices = np.arange(n, dtype=P.indices.dtype).repeat(lengths + 1)
+    indices[entries] = (n - 1) - P.indices[source]
+    del source, entries
     A = sp.csr_array((data, indices, indptr), shape=(n, n))
     A.sum_duplicates()  # a self-loop meets the diagonal; SuperLU wants each entry once
     return A

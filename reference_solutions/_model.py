@@ -60,7 +60,8 @@ class Model:
 
     @cached_property
     def state_of_pair(self) -> np.ndarray:
-        return np.repeat(np.arange(self.n_states), np.diff(self.pair_start))
+        index = self.transitions.indices.dtype  # int32 unless the model is huge
+        return np.repeat(np.arange(self.n_states, dtype=index), np.diff(self.pair_start))
 
     @cached_property
     def pair_cost(self) -> np.ndarray:
@@ -78,6 +79,25 @@ class Model:
         sure = (lengths == 1) & (P.data[first] == 1.0) if P.nnz else lengths == 1
         nxt = np.where(sure, P.indices[first] if P.nnz else -1, -1)
         return np.where(nxt == self.state_of_pair, -1, nxt)
+
+    @cached_property
+    def has_sure_moves(self) -> bool:
+        """Whether some pair surely leads to another state (see :attr:`sure_next`)."""
+        return bool(np.any(self.sure_next >= 0))
+
+    @cached_property
+    def choice_blocks(self) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
+        """The non-terminal states grouped by how many pairs they have: per count ``w``,
+        ``(w, states, first pair of each)``, so that choosing among a state's pairs is a
+        row-wise minimum over a ``len(states) x w`` table."""
+        widths = np.diff(self.pair_start)
+        blocks = []
+        for w in np.flatnonzero(np.bincount(widths)):
+            if w:
+                index = self.transitions.indices.dtype
+                states = np.flatnonzero(widths == w).astype(index)
+                blocks.append((int(w), states, self.pair_start[states].astype(index)))
+        return tuple(blocks)
 
     def pairs_of(self, state: int) -> range:
         return range(int(self.pair_start[state]), int(self.pair_start[state + 1]))
@@ -107,17 +127,21 @@ def build_model(
     probability 0 are dropped. A uniform ``outcome_cost`` may be given as one number.
     ``stage`` (see :class:`Model`) is checked: no outcome may lead to a later stage.
     """
-    pair_state = np.asarray(pair_state, dtype=np.int64)
-    pair_action = np.asarray(pair_action, dtype=np.int64)
-    outcome_pair = np.asarray(outcome_pair, dtype=np.int64)
-    outcome_state = np.asarray(outcome_state, dtype=np.int64)
+    pair_state = _indices(pair_state)
+    pair_action = _indices(pair_action)
+    outcome_pair = _indices(outcome_pair)
+    outcome_state = _indices(outcome_state)
     outcome_prob = np.asarray(outcome_prob, dtype=np.float64)
-    cost = np.broadcast_to(np.asarray(outcome_cost, dtype=np.float64), outcome_prob.shape)
+    cost: np.ndarray = np.broadcast_to(
+        np.asarray(outcome_cost, dtype=np.float64), outcome_prob.shape
+    )
     n_pairs = pair_state.size
     if n_pairs and (pair_state.min() < 0 or pair_state.max() >= n_states):
         raise ValueError("a pair belongs to a state outside the model")
     if outcome_state.size and (outcome_state.min() < 0 or outcome_state.max() >= n_states):
         raise ValueError("an outcome leads outside the model")
+    if outcome_pair.size and (outcome_pair.min() < 0 or outcome_pair.max() >= n_pairs):
+        raise ValueError("an outcome belongs to a pair outside the model")
     if np.any(outcome_prob < 0):
         raise ValueError("negative transition probability")
 
@@ -140,23 +164,35 @@ def build_model(
         by = np.argsort(outcome_pair, kind="stable")
         outcome_pair, outcome_state = outcome_pair[by], outcome_state[by]
         outcome_prob, cost = outcome_prob[by], cost[by]
-    outcome_pair, outcome_state, outcome_prob, cost = _merged(
-        outcome_pair, outcome_state, outcome_prob, cost, n_pairs
-    )
-
     counts = np.bincount(outcome_pair, minlength=n_pairs)
     if np.any(counts == 0):
         raise ValueError("a state-action pair has no outcome")
-    indptr = np.concatenate(([0], np.cumsum(counts)))
+    merged = _merged(outcome_pair, outcome_state, outcome_prob, cost, counts)
+    if merged is not None:
+        outcome_pair, outcome_state, outcome_prob, cost = merged
+        counts = np.bincount(outcome_pair, minlength=n_pairs)
+    del outcome_pair
+    index = np.dtype(np.int32 if max(n_states, outcome_state.size) < 2**31 - 1 else np.int64)
+    indptr = np.zeros(n_pairs + 1, dtype=index)
+    np.cumsum(counts, out=indptr[1:])
     totals = np.add.reduceat(outcome_prob, indptr[:-1]) if n_pairs else np.zeros(0)
     if np.any(np.abs(totals - 1.0) > 1e-9):
         worst = int(np.argmax(np.abs(totals - 1.0)))
         raise ValueError(f"probabilities of pair {worst} sum to {totals[worst]!r}, not 1")
-    # Rounding in the sums is spread back so each row is a distribution to the last bit.
-    outcome_prob = outcome_prob / np.repeat(totals, counts)
-    index = np.int32 if max(n_states, outcome_state.size) < 2**31 - 1 else np.int64
+    # Rounding in the sums is spread back so each row is a distribution to the last bit;
+    # only the rows that need it (a million spins of 1/6 sum to 1 - 1e-16, a sure move to 1).
+    off = totals != 1.0
+    if off.any():
+        outcome_prob = outcome_prob.copy() if merged is None else outcome_prob
+        if off.all():
+            outcome_prob /= np.repeat(totals, counts)
+        else:
+            rows = np.repeat(off, counts)
+            outcome_prob[rows] /= np.repeat(totals[off], counts[off])
+            del rows
+    del totals, off
     transitions = sp.csr_array(
-        (outcome_prob, outcome_state.astype(index), indptr.astype(index)),
+        (outcome_prob, outcome_state.astype(index, copy=False), indptr),
         shape=(n_pairs, n_states),
     )
     transitions.has_canonical_format = False  # rows may repeat a column (distinct costs)
@@ -170,13 +206,21 @@ def build_model(
         raise ValueError("a cost-minimising model needs non-negative costs")
     if not 0.0 < discount <= 1.0:
         raise ValueError("discount must be in (0, 1]")
+    if cost.strides != (0,) and cost.size:
+        # Costs are most often whole turns: kept in float32 when that loses nothing (a
+        # boosted board of a million squares has 19 million).
+        narrow = cost.astype(np.float32)
+        if np.array_equal(narrow, cost):
+            cost = narrow
+        del narrow
     if stage is not None:
-        stage = np.asarray(stage, dtype=np.int64)
+        stage = _indices(stage)
         if stage.shape != (n_states,):
             raise ValueError(f"stage must give each of the {n_states} states one number")
-        if n_pairs and np.any(
-            np.maximum.reduceat(stage[outcome_state], indptr[:-1]) > stage[pair_state]
-        ):
+        # Outcome by outcome against its pair's state (a maximum per pair by reduceat is
+        # five times slower on 20 million outcomes).
+        level = stage.astype(np.int32) if stage.size and np.abs(stage).max() < 2**31 else stage
+        if n_pairs and np.any(level[transitions.indices] > np.repeat(level[pair_state], counts)):
             raise ValueError("an outcome leads to a later stage")
     return Model(
         n_states=n_states,
@@ -194,36 +238,64 @@ def build_model(
     )
 
 
+def _indices(values: np.ndarray) -> np.ndarray:
+    """Integer indices as given when they are 32 or 64 bits (a million-square board's
+    arrays stay half the size in int32), else as int64."""
+    array = np.asarray(values)
+    if array.dtype in (np.int32, np.int64):
+        return array
+    return array.astype(np.int64)
+
+
 # Pairs with at most this many outcomes are searched for repeats by shifted comparisons
 # (one pass per distance); wider ones are sorted, which costs more on a million squares.
 _SHIFT_LIMIT = 16
 
 
 def _merged(
-    pair: np.ndarray, state: np.ndarray, prob: np.ndarray, cost: np.ndarray, n_pairs: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    pair: np.ndarray, state: np.ndarray, prob: np.ndarray, cost: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Outcomes grouped by pair, with each repeat (same pair, state and cost) added into
-    the first of its kind. A uniform cost stays one number broadcast (no array per
-    outcome)."""
-    if pair.size < 2:
-        return pair, state, prob, cost
-    width = int(np.bincount(pair, minlength=n_pairs).max())
+    the first of its kind; ``None`` when no outcome repeats another. ``counts``: outcomes
+    per pair. A uniform cost stays one number broadcast (no array per outcome)."""
+    width = int(counts.max(initial=0))
+    if width < 2:
+        return None
     uniform = cost.strides == (0,)  # one cost for every outcome (np.broadcast_to)
-    if width <= _SHIFT_LIMIT:
-        twin = np.full(pair.size, -1, dtype=np.int64)
-        for d in range(1, width):
-            same = (pair[d:] == pair[:-d]) & (state[d:] == state[:-d])
-            if not uniform:
-                same &= cost[d:] == cost[:-d]
-            # Later (farther) distances overwrite: each repeat points at its first twin.
-            twin[d:][same] = np.flatnonzero(same)
-        repeat = twin >= 0
-        if not repeat.any():
-            return pair, state, prob, cost
-        prob = prob + np.bincount(twin[repeat], weights=prob[repeat], minlength=pair.size)
-        first = ~repeat
-        kept = np.broadcast_to(cost[:1], (int(first.sum()),)) if uniform else cost[first]
-        return pair[first], state[first], prob[first], kept
+    if width > _SHIFT_LIMIT:
+        return _merged_by_sorting(pair, state, prob, cost)
+    # Only a pair with more than one outcome can repeat one: on a boosted board, the spins
+    # (6 outcomes each), not the 12 million sure moves after them.
+    multi = np.repeat(counts > 1, counts)
+    among = None if multi.mean() > 0.5 else np.flatnonzero(multi)
+    del multi
+    p, s = (pair, state) if among is None else (pair[among], state[among])
+    c = cost if uniform or among is None else cost[among]
+    twin = np.full(p.size, -1, dtype=np.int64)
+    for d in range(1, width):
+        same = (p[d:] == p[:-d]) & (s[d:] == s[:-d])
+        if not uniform:
+            same &= c[d:] == c[:-d]
+        # Later (farther) distances overwrite: each repeat points at its first twin.
+        twin[d:][same] = np.flatnonzero(same)
+    del p, s, c
+    repeats = np.flatnonzero(twin >= 0)
+    if not repeats.size:
+        return None
+    firsts = twin[repeats]
+    if among is not None:  # positions among all the outcomes
+        repeats, firsts = among[repeats], among[firsts]
+    prob = prob + np.bincount(firsts, weights=prob[repeats], minlength=prob.size)
+    kept = np.ones(prob.size, dtype=bool)
+    kept[repeats] = False
+    kept_cost = np.broadcast_to(cost[:1], (prob.size - repeats.size,)) if uniform else cost[kept]
+    return pair[kept], state[kept], prob[kept], kept_cost
+
+
+def _merged_by_sorting(
+    pair: np.ndarray, state: np.ndarray, prob: np.ndarray, cost: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_merged` for wide pairs: outcomes sorted by state and cost within a pair."""
     by = np.lexsort((cost, state, pair))
     pair, state, prob, cost = pair[by], state[by], prob[by], cost[by]
     new_group = np.ones(pair.size, dtype=bool)

@@ -300,49 +300,72 @@ def boost_game(
     check_jump_params(board, overshoot, f + changes.first_face)
     layers = 1 if tokens is None else tokens + 1
     goal = layers * n
-    spins = np.arange(changes.first_face, f + changes.first_face)
-
-    def state(layer: np.ndarray, square: np.ndarray) -> np.ndarray:
-        return np.where(square == n, goal, layer * n + square)
-
-    layer, square = np.divmod(np.arange(layers * n), n)  # every pre-spin state, in order
-    after_spin = goal + 1 + (layer * n + square)[:, None] * f + np.arange(f)[None, :]
-    at, spun = square[:, None], spins[None, :]
-    plain = landing(board, overshoot, at, spun, changes)
-    boost_rule = changes.boost_overshoot or overshoot
-    boosted = landing(board, boost_rule, at, spun + 1, changes, jumps=changes.boost_jumps)
-    plain_cost = turn_cost(board, overshoot, at, spun, changes) - 1.0
-    boost_cost = turn_cost(board, boost_rule, at, spun + 1, changes) - 1.0
-    can_boost = np.ones_like(layer, bool) if tokens is None else layer >= 1
-    boost_layer = layer if tokens is None else layer - 1
-
     n_pre = layers * n
     n_post = n_pre * f
+    # Indices in int32 where they fit: a million-square board has 13 million pairs.
+    index = np.dtype(np.int32 if goal + 1 + n_post + n_pre * f * 2 < 2**31 else np.int64)
+    spins = np.arange(changes.first_face, f + changes.first_face, dtype=index)
+
+    layer, square = np.divmod(np.arange(n_pre, dtype=index), index.type(n))  # pre-spin states
+    at, spun = square[:, None], spins[None, :]
+    boost_rule = changes.boost_overshoot or overshoot
+    can_boost = np.ones_like(layer, bool) if tokens is None else layer >= 1
+
     # Pairs listed in state order, so the model needs no sorting: each square's spin, then
     # each state after a spin with its plain move and, where allowed, its boost.
     boosts = np.repeat(can_boost, f)
-    per_post = 1 + boosts
-    plain_pair = n_pre + np.cumsum(per_post) - per_post
-    n_pairs = n_pre + int(per_post.sum())
-    pair_state = np.concatenate((np.arange(n_pre), np.repeat(after_spin.ravel(), per_post)))
-    pair_action = np.zeros(n_pairs, np.int64)  # action k moves k squares
-    pair_action[plain_pair] = np.tile(spins, n_pre)
-    pair_action[plain_pair[boosts] + 1] = np.tile(spins + 1, int(can_boost.sum()))
-    outcome_pair = np.concatenate((np.repeat(np.arange(n_pre), f), np.arange(n_pre, n_pairs)))
-    moved = np.empty(n_pairs - n_pre, np.int64)  # one sure outcome per pair after the spin
-    moved[plain_pair - n_pre] = state(layer[:, None], plain).ravel()
-    moved[plain_pair[boosts] + 1 - n_pre] = state(
-        boost_layer[can_boost][:, None], boosted[can_boost]
-    ).ravel()
-    outcome_state = np.concatenate((after_spin.ravel(), moved))
-    outcome_prob = np.concatenate((np.full(n_pre * f, 1.0 / f), np.ones(n_pairs - n_pre)))
-    # The spin costs the turn; a jump's extra turns (a mistake's rules) fall on the move.
-    move_cost = np.zeros(n_pairs - n_pre)
-    move_cost[plain_pair - n_pre] = np.broadcast_to(plain_cost, plain.shape).ravel()
-    move_cost[plain_pair[boosts] + 1 - n_pre] = np.broadcast_to(boost_cost, boosted.shape)[
-        can_boost
-    ].ravel()
-    outcome_cost = np.concatenate((np.ones(n_pre * f), move_cost))
+    n_boosts = int(boosts.sum())
+    n_pairs = n_pre + n_post + n_boosts
+    per_post = boosts.astype(index) + 1
+    plain_pair = np.empty(n_post, dtype=index)  # the plain move's pair, counted from n_pre
+    plain_pair[0] = 0
+    np.cumsum(per_post[:-1], out=plain_pair[1:])
+    boost_pair = plain_pair[boosts] + 1
+    pair_state = np.empty(n_pairs, dtype=index)
+    pair_state[:n_pre] = np.arange(n_pre, dtype=index)
+    pair_state[n_pre:] = np.repeat(np.arange(goal + 1, goal + 1 + n_post, dtype=index), per_post)
+    del per_post
+    pair_action = np.zeros(n_pairs, dtype=index)  # action k moves k squares; 0 is the spin
+    moves = pair_action[n_pre:]
+    moves[plain_pair] = np.tile(spins, n_pre)
+    moves[boost_pair] = np.tile(spins + 1, int(can_boost.sum()))
+
+    # Outcomes: each spin's f states after it (1/f each, costing the turn), then one sure
+    # outcome per move. A jump's extra turns (a mistake's rules) fall on the move.
+    n_spun = n_pre * f
+    outcome_pair = np.empty(n_spun + n_pairs - n_pre, dtype=index)
+    outcome_pair[:n_spun] = np.repeat(np.arange(n_pre, dtype=index), f)
+    outcome_pair[n_spun:] = np.arange(n_pre, n_pairs, dtype=index)
+    outcome_state = np.empty_like(outcome_pair)
+    outcome_state[:n_spun] = np.arange(goal + 1, goal + 1 + n_post, dtype=index)
+    moved = outcome_state[n_spun:]
+    outcome_cost = np.zeros(outcome_pair.size)
+    outcome_cost[:n_spun] = 1.0
+    move_cost = outcome_cost[n_spun:]
+
+    def on_board(to: np.ndarray, layer: np.ndarray) -> np.ndarray:
+        """The state of square ``to`` in token layer ``layer`` (the goal is one state)."""
+        state = to.astype(index, copy=False)
+        if layers > 1:
+            state = state + layer[:, None] * index.type(n)
+        state[to == n] = goal
+        return state.ravel()
+
+    plain = landing(board, overshoot, at, spun, changes)
+    moved[plain_pair] = on_board(plain, layer)
+    if changes.jump_turns:
+        move_cost[plain_pair] = np.ravel(turn_cost(board, overshoot, at, spun, changes) - 1.0)
+    del plain
+    boosted = landing(board, boost_rule, at[can_boost], spun + 1, changes,
+                      jumps=changes.boost_jumps)  # fmt: skip
+    boost_layer = layer[can_boost] if tokens is None else layer[can_boost] - 1
+    moved[boost_pair] = on_board(boosted, boost_layer)
+    if changes.jump_turns:
+        extra = turn_cost(board, boost_rule, at[can_boost], spun + 1, changes) - 1.0
+        move_cost[boost_pair] = np.ravel(extra)
+    del boosted, moves, moved, move_cost, plain_pair, boost_pair
+    outcome_prob = np.ones(outcome_pair.size)
+    outcome_prob[:n_spun] = 1.0 / f
 
     def label(s: int) -> str:
         if s >= goal:
@@ -362,7 +385,7 @@ def boost_game(
         outcome_state=outcome_state,
         outcome_prob=outcome_prob,
         outcome_cost=outcome_cost,
-        start=state(np.array(layers - 1), np.array(0)).item(),
+        start=(layers - 1) * n,
         action_names=("spin", *(str(m) for m in range(1, f + 2))),
         label=label,
         # The tokens left only ever fall: each count is solved after the ones below it.

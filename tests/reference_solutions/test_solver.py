@@ -137,3 +137,38 @@ def test_ties_are_all_reported_optimal():
     solution = policy_iteration(problem.game.model)
     assert solution.optimal_actions(2) == ["Blue", "Red", "Green"]
     assert solution.residual < 1e-12
+
+
+@pytest.mark.parametrize("name", ["boosted", "efron", "trap-lane"])
+def test_proper_policy_steps_closer_on_every_state(name):
+    """``proper_policy``: on every state with a move, the chosen pair can step to a state
+    one move nearer a terminal state, the distances counted here by a plain breadth-first
+    search over the model's own rows."""
+    from collections import deque
+
+    from reference_solutions import proper_policy
+
+    model = make_problem(name).game.model
+    P = model.transitions
+    before: list[set[int]] = [set() for _ in range(model.n_states)]
+    for s in range(model.n_states):
+        for p in model.pairs_of(s):
+            for t in P.indices[P.indptr[p] : P.indptr[p + 1]]:
+                before[int(t)].add(s)
+    dist = {int(t): 0 for t in np.flatnonzero(model.terminal)}
+    queue = deque(dist)
+    while queue:
+        t = queue.popleft()
+        for s in before[t]:
+            if s not in dist:
+                dist[s] = dist[t] + 1
+                queue.append(s)
+    policy = proper_policy(model)
+    for s in range(model.n_states):
+        if model.terminal[s]:
+            assert policy[s] == -1
+            continue
+        p = int(policy[s])
+        assert p in model.pairs_of(s)
+        nexts = P.indices[P.indptr[p] : P.indptr[p + 1]]
+        assert min(dist[int(t)] for t in nexts) == dist[s] - 1

@@ -48,9 +48,8 @@ def test_a_move_into_a_later_stage_is_refused():
         build_model(outcome_state=[1, 2], stage=[0, 1, 0], **common)
 
 
-def test_each_stage_is_solved_on_its_own(monkeypatch):
-    """Above the dense size, a 3-token board's chain is solved in four pieces (one per token
-    count), none of which holds states of two stages."""
+def _chain_sizes(monkeypatch) -> list[int]:
+    """The sizes of the chains the solver hands to ``solve_chain``, as it goes."""
     import reference_solutions._solver as solver
 
     sizes: list[int] = []
@@ -61,10 +60,36 @@ def test_each_stage_is_solved_on_its_own(monkeypatch):
         return solve_chain(P, rhs, discount, guess)
 
     monkeypatch.setattr(solver, "solve_chain", counted)
-    board = JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))
-    policy_iteration(token_boosted.build(board, token_boosted.Params(tokens=3)).model)
-    assert sizes and all(size <= 601 for size in sizes)
-    assert len(sizes) % 4 == 0
+    return sizes
+
+
+BOARD_600 = JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))
+
+
+def test_each_stage_is_solved_on_its_own(monkeypatch):
+    """Above the dense size, one policy's values on a 3-token board of 600 squares are
+    four solves (one per token count) of 600 squares' states each: none holds states of
+    two stages, nor the states after a spin (folded), nor the goal (known)."""
+    from reference_solutions import evaluate_policy, proper_policy
+
+    model = token_boosted.build(BOARD_600, token_boosted.Params(tokens=3)).model
+    policy = proper_policy(model)
+    sizes = _chain_sizes(monkeypatch)
+    values = evaluate_policy(model, policy)
+    assert sizes == [600] * 4
+    whole = evaluate_policy(dataclasses.replace(model, stage=None), policy)
+    assert sizes[4:] == [2400]  # the same chain, at once
+    np.testing.assert_allclose(values, whole, rtol=1e-12)
+
+
+def test_policy_iteration_goes_stage_by_stage(monkeypatch):
+    """Policy iteration on a model in stages improves one stage at a time: every chain it
+    solves is one token count's 600 squares, and each of the four stages is solved."""
+    model = token_boosted.build(BOARD_600, token_boosted.Params(tokens=3)).model
+    sizes = _chain_sizes(monkeypatch)
+    solution = policy_iteration(model)
+    assert sizes and set(sizes) == {600}
+    assert solution.iterations == len(sizes) >= 4
 
 
 def test_a_spinner_from_zero_keeps_each_spin_its_own_state():
