@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -58,6 +59,12 @@ from ._source import ReferenceAnswers
 __all__ = ["CHECKS", "Conformance", "ConformanceError", "ConformanceReport", "check_assignment"]
 
 GRADING_TIMEOUT = 3.0  # seconds per board for the examples; a correct program needs 0.1 s
+# The example that never ends is graded in a batch of its own, beside the others' and at
+# this limit per board: any limit shows that it is stopped and scores 0 as a timeout, while
+# at GRADING_TIMEOUT it held every batch up by two whole limits. The others keep
+# GRADING_TIMEOUT, room for a busy machine.
+ENDLESS = "endless"
+ENDLESS_TIMEOUT = 0.5
 SIMULATED_GAMES = 20_000
 Z_999 = 3.2905  # the 99.9% two-sided normal quantile
 
@@ -74,7 +81,8 @@ def _expect(condition: object, message: str) -> None:
 @dataclass(frozen=True)
 class Graded:
     """The example submissions, the reference program and the starter, graded once on the
-    whole answer key."""
+    whole answer key (``folder`` holds them all but the one that never ends, graded apart:
+    see ``ENDLESS``)."""
 
     results: dict[str, SubmissionResult]
     cases: list[TestCase]
@@ -109,16 +117,31 @@ class Conformance:
         starter = render_program(self.assignment, problem.board, params_to_json(problem.params))
         (folder / "starter.py").write_text(starter, encoding="utf-8")
         cases = answer_key(self.name)
-        batch = grade_folder(
-            self.name,
-            folder,
-            self.workdir / "results",
-            answers=self.answers,
-            workers=2,
-            cases=cases,
-            limits=self.assignment.limits.with_timeout(GRADING_TIMEOUT),
-        )
-        return Graded({r.student: r for r in batch.results}, cases, folder)
+        limits = self.assignment.limits
+        apart = self.workdir / "never-ends"
+        apart.mkdir(exist_ok=True)
+        for path in folder.glob(f"{ENDLESS}.*"):
+            path.rename(apart / path.name)
+        with ThreadPoolExecutor(1) as beside:
+            endless = None
+            if any(apart.iterdir()):
+                endless = beside.submit(
+                    grade_folder, self.name, apart, self.workdir / "never-ends-results",
+                    answers=self.answers, cases=cases,
+                    limits=limits.with_timeout(ENDLESS_TIMEOUT),
+                )  # fmt: skip
+            batch = grade_folder(
+                self.name,
+                folder,
+                self.workdir / "results",
+                answers=self.answers,
+                workers=2,
+                cases=cases,
+                limits=limits.with_timeout(GRADING_TIMEOUT),
+            )
+            results = [*batch.results, *(endless.result().results if endless else ())]
+        return Graded({r.student: r for r in sorted(results, key=lambda r: r.student)}, cases,
+                      folder)  # fmt: skip
 
     def run(self, checks: Iterable[str] | None = None) -> ConformanceReport:
         """Run the named checks (all by default), each to its end, and report."""

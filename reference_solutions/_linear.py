@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from scipy.linalg import lapack
 
 __all__ = ["solve_chain"]
 
@@ -55,7 +56,11 @@ def solve_chain(
     if n == 0:
         return np.zeros(0)
     if n <= DENSE_LIMIT:
-        return np.linalg.solve(_dense_system(P, discount), rhs)
+        # LAPACK's gesv straight: numpy's wrapper costs a sixth of a 101-square solve.
+        _, _, x, info = lapack.dgesv(_dense_system(P, discount), rhs, overwrite_a=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"singular chain (gesv: {info})")
+        return x
     A = _reversed_system(sp.csr_array(P), discount)
     row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
     gap = row - A.indices

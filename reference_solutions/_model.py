@@ -83,6 +83,8 @@ class Model:
     @cached_property
     def has_sure_moves(self) -> bool:
         """Whether some pair surely leads to another state (see :attr:`sure_next`)."""
+        if not np.any(np.diff(self.transitions.indptr) == 1):  # (classic: every spin has 6)
+            return False
         return bool(np.any(self.sure_next >= 0))
 
     @cached_property

@@ -1,7 +1,10 @@
+import dataclasses
 import io
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +21,47 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- the type checker, beside the other tests -----------------------------------------------
+
+# mypy takes seconds of CPU and needs nothing the other tests do: when the run holds its
+# test (tests/test_lint.py), it starts as soon as the tests are chosen, on a core the test
+# process leaves idle while it waits for the programs it grades, and the test collects its
+# verdict when its turn comes.
+MYPY_TEST = "tests/test_lint.py::test_mypy_is_clean"
+_MYPY = pytest.StashKey[subprocess.Popen]()
+
+
+def mypy_process() -> subprocess.Popen:
+    """``mypy --no-incremental`` on pyproject.toml's [tool.mypy] files, started."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they leave out
+def pytest_collection_modifyitems(config, items) -> None:
+    if not config.option.collectonly and any(item.nodeid == MYPY_TEST for item in items):
+        config.stash[_MYPY] = mypy_process()
+
+
+def pytest_unconfigure(config) -> None:
+    process = config.stash.get(_MYPY, None)
+    if process is not None and process.poll() is None:  # (a run stopped before its test)
+        process.kill()
+        process.communicate()
+
+
+@pytest.fixture
+def mypy_verdict(request) -> subprocess.CompletedProcess:
+    """What ``mypy --no-incremental`` said: the run started at collection, or one now."""
+    process = request.config.stash.get(_MYPY, None) or mypy_process()
+    out, err = process.communicate(timeout=600)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def _memory_file_system() -> Path | None:
@@ -93,9 +137,12 @@ def graded(conformance):
 def demo():
     """``demo(name, every_board)``: ``autograder demo`` on one assignment's examples, once
     per session: its gradebook text, whether it went through, and what it said while
-    grading. Without ``every_board`` on the boards ``check`` shows only: the gradebook and
-    what is said are the same, and the endless example holds it up once, not twice (the
-    examples on every board: the ``conformance`` fixture, and CI's ``autograder demo``)."""
+    grading. Without ``every_board`` on the boards ``check`` shows only, and with a CPU
+    limit of one second (the honest examples need a twentieth of that, and CPU time does
+    not stretch on a busy machine as the clock does): the gradebook and what is said are
+    the same, and the endless example holds it up for two CPU seconds, not two whole time
+    limits (the examples on every board: the ``conformance`` fixture, and CI's
+    ``autograder demo``)."""
     import autograder._demo
     from reference_solutions import ReferenceAnswers, answer_key
 
@@ -108,9 +155,12 @@ def demo():
                 if not every_board:
                     grade_folder = autograder._demo.grade_folder
                     visible = answer_key(name, hidden=False)
-                    patch.setattr(autograder._demo, "grade_folder",
-                                  lambda *args, **kwargs: grade_folder(*args, cases=visible,
-                                                                       **kwargs))  # fmt: skip
+
+                    def on_visible_boards(*args, limits, **kwargs):
+                        limits = dataclasses.replace(limits, cpu=min(limits.cpu, 1.0))
+                        return grade_folder(*args, cases=visible, limits=limits, **kwargs)
+
+                    patch.setattr(autograder._demo, "grade_folder", on_visible_boards)
                 text, ok = autograder._demo.demo_text(
                     ReferenceAnswers(), names=[name], progress=said
                 )

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autograder import TestCase
 
 
 def fill_in(starter: str, reference: str) -> str:
@@ -59,3 +64,14 @@ def by_default_if_graded(name: str, *more: object):
 
     marks = () if name in GRADED_BY_DEFAULT else pytest.mark.slow
     return pytest.param(name, *more, marks=marks)
+
+
+@functools.cache
+def answer_cases(name: str, hidden: bool = True) -> tuple[TestCase, ...]:
+    """``answer_key(name, hidden=hidden)``, solved once per session: the tests that grade
+    printed text without running anything ask for the same keys again and again, and the
+    token-boosted key alone takes about a second to solve. For the assignments as the
+    checkout has them: a test that changes an assignment's files calls ``answer_key``."""
+    from reference_solutions import answer_key
+
+    return tuple(answer_key(name, hidden=hidden))

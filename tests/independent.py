@@ -77,32 +77,58 @@ def jump_values(
         }
     layers = tokens + 1 if game == "token-boosted" else 1
     V = [[0.0] * (goal + 1) for _ in range(layers)]
+    squares = range(goal)
+    spins = range(1, faces + 1)
+    # Where each move from each square ends, listed once (the sweeps read them hundreds of
+    # thousands of times); each update adds and compares in the order the rules state.
+    if game == "classic":
+        ends = [[nxt[i, s] for s in spins] for i in squares]
 
-    def update(k: int, i: int) -> float:
-        if game == "classic":
-            return 1 + sum(V[0][nxt[i, s]] for s in range(1, faces + 1)) / faces
-        if game == "boosted":
-            return (
-                1
-                + sum(min(V[0][nxt[i, s]], V[0][nxt[i, s + 1]]) for s in range(1, faces + 1))
-                / faces
-            )
-        if game == "token-boosted":
+        def update(k: int, i: int) -> float:
+            row = V[0]
+            return 1 + sum(row[j] for j in ends[i]) / faces
+
+    elif game == "boosted":
+        pairs = [[(nxt[i, s], nxt[i, s + 1]) for s in spins] for i in squares]
+
+        def update(k: int, i: int) -> float:
+            row = V[0]
+            return 1 + sum(min(row[a], row[b]) for a, b in pairs[i]) / faces
+
+    elif game == "token-boosted":
+        pairs = [[(nxt[i, s], nxt[i, s + 1]) for s in spins] for i in squares]
+
+        def update(k: int, i: int) -> float:
             total = 0.0
-            for s in range(1, faces + 1):
-                best = V[k][nxt[i, s]]
+            for plain, boost in pairs[i]:
+                best = V[k][plain]
                 if k:
-                    best = min(best, V[k - 1][nxt[i, s + 1]])
+                    best = min(best, V[k - 1][boost])
                 total += best
             return 1 + total / faces
-        if game == "aimed":
-            return min(
-                1 + sum(p * V[0][nxt[i, aim - 1 + j]] for j, p in enumerate(noise))
-                for aim in range(1, faces + 1)
-            )
-        if game == "efron":
-            options = [f for f in dice.values() if any(nxt[i, m] != i for m in f)]
-            return min(1 + sum(V[0][nxt[i, m]] for m in f) / len(f) for f in options)
+
+    elif game == "aimed":
+        aims = [
+            [[(p, nxt[i, aim - 1 + j]) for j, p in enumerate(noise)] for aim in spins]
+            for i in squares
+        ]
+
+        def update(k: int, i: int) -> float:
+            row = V[0]
+            return min(1 + sum(p * row[j] for p, j in aim) for aim in aims[i])
+
+    elif game == "efron":
+        # The dice that can move the piece at all from each square.
+        options = [
+            [[nxt[i, m] for m in f] for f in dice.values() if any(nxt[i, m] != i for m in f)]
+            for i in squares
+        ]
+
+        def update(k: int, i: int) -> float:
+            row = V[0]
+            return min(1 + sum(row[j] for j in f) / len(f) for f in options[i])
+
+    else:
         raise ValueError(game)
 
     return _sweep_until_still(update, V, goal, layers)

@@ -19,10 +19,9 @@ from autograder import (
     submission_html,
 )
 from autograder._cases import mistake_words
-from reference_solutions import ReferenceAnswers
 from tests.browser import browser_or_skip, distinct_colours, visit
+from tests.grading import answer_cases
 
-ANSWERS = ReferenceAnswers()
 SQUARES = "svg.board g.square rect"
 ARROWS = "svg.board path.arrow"
 BARS = "svg.bars g.bar rect"
@@ -33,7 +32,7 @@ def graded(name: str, student: str, mistake: str | None = None) -> SubmissionRes
     ``mistake`` on every board that knows it; graded without running anything."""
     assignment = load_assignment(name)
     tests = []
-    for case in ANSWERS.cases(assignment):
+    for case in answer_cases(name):
         answer = case.expected.answer
         for variation in case.expected.mistakes:
             if variation.name == mistake:
@@ -86,14 +85,14 @@ def test_a_students_report_draws_every_square_in_the_browser(name, mistake, tmp_
     assignment = load_assignment(name)
     result = graded(name, "s1", mistake)
     page = tmp_path / "report.html"
-    page.write_text(submission_html(result, assignment, mistake_words(ANSWERS.cases(assignment))))
+    page.write_text(submission_html(result, assignment, mistake_words(answer_cases(name))))
     check_page(page, *drawn(result))
 
 
 def test_the_batch_page_draws_its_histogram_and_heat_maps_in_the_browser(tmp_path):
     browser_or_skip()
     assignment = load_assignment("classic")
-    cases = ANSWERS.cases(assignment)
+    cases = answer_cases("classic")
     results = [graded("classic", "right"), graded("classic", "wrong", "overshoot-wins"),
                dataclasses.replace(graded("classic", "none"), status="error", tests=(),
                                    score=0.0, problems=("no program found",))]  # fmt: skip

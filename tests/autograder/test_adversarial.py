@@ -51,6 +51,7 @@ from autograder import (
     load_assignment,
 )
 from autograder._assignments import Limits, assignments_dir
+from autograder._files import remove_tree
 from autograder._run import Run, clean_environment, run_limited
 from autograder._sandbox import (
     FIRST_UID,
@@ -303,9 +304,26 @@ class World:
         }
 
 
+@pytest.fixture(scope="module")
+def world_place() -> Iterator[Path]:
+    """Where each test makes its world: the same path all through the module. The grader's
+    self-test that hidden paths stay hidden runs once per process and set of paths, so
+    worlds at one path cost it once instead of once per test (each world is still new:
+    made afresh, removed after its test)."""
+    root = Path(tempfile.mkdtemp(prefix="adversarial-"))
+    root.chmod(0o755)  # a lent uid must get through it to the world, as through /tmp
+    try:
+        yield root / "world"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture
-def world() -> Iterator[World]:
-    base = Path(tempfile.mkdtemp(prefix="adversarial-"))
+def world(world_place: Path) -> Iterator[World]:
+    base = world_place
+    if base.exists():  # what a test before could not remove: no world is made on it
+        remove_tree(base)
+    base.mkdir()
     token = "adv-" + secrets.token_hex(6)
     try:
         yield World(base, token)
@@ -313,7 +331,7 @@ def world() -> Iterator[World]:
         for path in litter(token):  # what a run at a weaker level was allowed to leave
             with contextlib.suppress(OSError):
                 path.unlink()
-        shutil.rmtree(base, ignore_errors=True)
+        remove_tree(base)
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 """``autograder grade`` killed with SIGKILL at many points, then ``--resume``: every
 submission ends up graded exactly once, the reports are whole, and no temporary file stays
-behind. The batches run the command line in a subprocess and kill its process group.
+behind. The batches run the command line in a subprocess and kill its process group; each
+``--resume`` that follows (killed by none of these) runs in this process.
 
 The default run kills at a few points (in the middle of the batch, while writing batch.json
 and while writing a report); every other point, kills at random times and chains of kills
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import random
@@ -27,6 +29,7 @@ import pytest
 
 from autograder._batch import META, RESULTS, grade_folder, read_results
 from autograder._errors import UsageError
+from autograder.cli import main
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,8 +81,12 @@ def folder(tmp_path_factory) -> Path:
     return folder
 
 
+def grade_args(folder: Path, out: Path, *more: str) -> list[str]:
+    return ["grade", "classic", str(folder), "--out", str(out), "-j", "2", *more]
+
+
 def command(folder: Path, out: Path, *more: str, kill_on_replace: int = 0) -> list[str]:
-    args = ["grade", "classic", str(folder), "--out", str(out), "-j", "2", *more]
+    args = grade_args(folder, out, *more)
     return [sys.executable, "-c", DRIVER, str(out), str(kill_on_replace), *args]
 
 
@@ -100,9 +107,22 @@ def run(
 
 
 def resume(folder: Path, out: Path) -> str:
-    done = run(folder, out, "--resume")
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    """``--resume`` with ``DRIVER``'s command line and answer key, but in this process:
+    nothing kills it, and a process of its own would start Python, its imports and the
+    isolation probes again for each resume (every kill above is of a real process)."""
+    said = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(said):
+        patch.setattr(ReferenceAnswers, "cases", _public_only)
+        status = main(grade_args(folder, out, "--resume"))
+    assert status == 0, said.getvalue()
+    return said.getvalue()
+
+
+_FULL_KEY = ReferenceAnswers.cases
+
+
+def _public_only(self: ReferenceAnswers, assignment, hidden: bool = True):
+    return _FULL_KEY(self, assignment, hidden=False)
 
 
 def lines(out: Path) -> int:

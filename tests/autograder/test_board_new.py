@@ -304,7 +304,11 @@ def test_jump_options_are_refused_on_the_trap_lane():
 # --- the command line ---------------------------------------------------------------------
 
 
-def test_cli_writes_a_board_that_solve_accepts(tmp_path):
+# Each test below runs ``board new`` once as a user does (a process of its own), the other
+# commands in this process (``run_here``).
+
+
+def test_cli_writes_a_board_that_solve_accepts(tmp_path, capsys):
     args = ("board", "new", "--seed", "7", "--goal", "30", "--chutes", "3", "--ladders", "2")
     result = run(*args)
     assert result.returncode == 0, result.stderr
@@ -317,22 +321,23 @@ def test_cli_writes_a_board_that_solve_accepts(tmp_path):
     assert result.stdout == new_board(7, options(goal=30, chutes=3, ladders=2))[0]
 
     out = tmp_path / "board.json"
-    written = run(*args, "-o", str(out))
+    written = run_here(capsys, *args, "-o", str(out))
     assert written.returncode == 0, written.stderr
     assert written.stdout == ""
     assert written.stderr.startswith(f"wrote {out}: ")
     assert len(written.stderr.splitlines()) == 1
     assert out.read_text(encoding="utf-8") == result.stdout
 
-    solved = run("solve", "classic", "--board", str(out))
+    solved = run_here(capsys, "solve", "classic", "--board", str(out))
     assert solved.returncode == 0, solved.stderr
     assert solved.stdout.splitlines()[0] == f"Expected turns per game: {turns:.2f}"
 
 
-def test_cli_band_and_trap_lane(tmp_path):
-    band = run(
-        "board", "new", "--seed", "2", "--goal", "50", "--min-turns", "20", "--max-turns", "24"
-    )
+def test_cli_band_and_trap_lane(tmp_path, capsys):
+    band = run_here(
+        capsys, "board", "new", "--seed", "2", "--goal", "50", "--min-turns", "20",
+        "--max-turns", "24",
+    )  # fmt: skip
     assert band.returncode == 0, band.stderr
     data = json.loads(band.stdout)
     check_jump_board(data, 50, 5, 4)
@@ -346,7 +351,7 @@ def test_cli_band_and_trap_lane(tmp_path):
     assert data["circle"] is True and data["edition"] == "2022"
     found = Counter(data["layout"])
     assert (found[1], found[2], found[3], found[4]) == (2, 1, 1, 3)
-    solved = run("solve", "trap-lane", "--board", str(out), "--json")
+    solved = run_here(capsys, "solve", "trap-lane", "--board", str(out), "--json")
     assert solved.returncode == 0, solved.stderr
     assert json.loads(solved.stdout)["params"]["edition"] == "2022"
 

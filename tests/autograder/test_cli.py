@@ -164,32 +164,38 @@ def write(path, text):
     return str(path)
 
 
-def test_check_exit_code_follows_the_public_tests(tmp_path):
+# ``check`` and ``grade`` each run once as a user runs them (a process of their own: the
+# first command of each test below); what follows them runs here (``run_here``).
+
+
+def test_check_exit_code_follows_the_public_tests(tmp_path, capsys):
     from reference_solutions import reference_program
 
     good = write(tmp_path / "good.py", reference_program("classic"))
     result = run("check", "classic", good)
     assert result.returncode == 0, result.stdout
     assert "self-check holds: printed 39.60" in result.stdout
-    starter = run("starter", "classic", "-o", str(tmp_path / "classic.py"))
+    starter = run_here(capsys, "starter", "classic", "-o", str(tmp_path / "classic.py"))
     assert starter.returncode == 0
-    result = run("check", "classic", str(tmp_path / "classic.py"))
+    result = run_here(capsys, "check", "classic", str(tmp_path / "classic.py"))
     assert result.returncode == 1
     assert "NotImplementedError" in result.stdout
 
 
-def test_check_and_grade_name_a_missing_path(tmp_path):
-    result = run("check", "classic", str(tmp_path / "nope.py"))
+def test_check_and_grade_name_a_missing_path(tmp_path, capsys):
+    result = run_here(capsys, "check", "classic", str(tmp_path / "nope.py"))
     assert result.returncode == 2
     assert (
         result.stderr.strip()
         == f"autograder: error: {tmp_path / 'nope.py'}: no such file or folder"
     )
-    result = run("grade", "classic", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o"))
+    result = run_here(
+        capsys, "grade", "classic", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")
+    )
     assert result.returncode == 2 and "no such folder of submissions" in result.stderr
 
 
-def test_grade_refuses_to_overwrite_results_without_resume(tmp_path):
+def test_grade_refuses_to_overwrite_results_without_resume(tmp_path, capsys):
     folder = tmp_path / "subs"
     folder.mkdir()
     write(folder / "alice.py", "print('hello')\n")
@@ -197,9 +203,9 @@ def test_grade_refuses_to_overwrite_results_without_resume(tmp_path):
     first = run("grade", "classic", str(folder), "--out", out)
     assert first.returncode == 0, first.stderr
     assert "1 submissions: 1 graded" in first.stdout
-    again = run("grade", "classic", str(folder), "--out", out)
+    again = run_here(capsys, "grade", "classic", str(folder), "--out", out)
     assert again.returncode == 2 and "pass --resume" in again.stderr
-    resumed = run("grade", "classic", str(folder), "--out", out, "--resume")
+    resumed = run_here(capsys, "grade", "classic", str(folder), "--out", out, "--resume")
     assert resumed.returncode == 0 and "graded 0 submissions (1 already graded" in resumed.stdout
 
 

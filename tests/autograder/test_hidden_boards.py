@@ -22,6 +22,7 @@ from autograder import TestResult as Outcome
 from autograder._reports import feedback_text
 from reference_solutions import ReferenceAnswers, answer_key
 from tests.autograder.test_adversarial import program
+from tests.grading import answer_cases
 from tests.independent import jump_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,7 +256,7 @@ def test_gradescope_results_of_hidden_boards_name_no_square(tmp_path):
 
 def test_titles_of_hidden_boards_say_nothing_of_them():
     for name in ("classic", "token-boosted", "trap-lane"):
-        cases = answer_key(name)
+        cases = answer_cases(name)
         plan = load_assignment(name).tests
         titles = [c.title for c in cases if not c.visible]
         edges = [e for e in plan.edge_boards if e not in plan.public_edge_boards]

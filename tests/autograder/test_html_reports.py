@@ -31,10 +31,9 @@ from autograder._gradescope import gradescope_results
 from autograder._html import submission_fragment
 from autograder._verdict import grade_output
 from autograder.cli import main
-from reference_solutions import ReferenceAnswers
+from tests.grading import answer_cases
 
 SVG = "{http://www.w3.org/2000/svg}"
-ANSWERS = ReferenceAnswers()
 
 
 def svgs(page: str) -> list[ET.Element]:
@@ -60,8 +59,7 @@ def title(group: ET.Element) -> str:
 
 
 def cases_of(name: str):
-    assignment = load_assignment(name)
-    return assignment, ANSWERS.cases(assignment)
+    return load_assignment(name), answer_cases(name)
 
 
 def changed(answer, changes: dict[int, float]):

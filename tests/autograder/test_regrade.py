@@ -28,21 +28,39 @@ print(re.sub(r"-?\\d+\\.\\d+", shifted, printed.getvalue()), end="")
 """
 
 
-@pytest.fixture()
-def batch(tmp_path, monkeypatch):
-    assignments = tmp_path / "assignments"
+@pytest.fixture(scope="module")
+def graded_once(tmp_path_factory) -> tuple[Path, dict[str, float]]:
+    """The assignments, the submissions and their batch, graded once for the module (21 runs):
+    each test gets its own copy of the three, to change as it likes."""
+    base = tmp_path_factory.mktemp("regrade")
+    assignments = base / "assignments"
     shutil.copytree(assignments_dir(), assignments)
-    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(assignments))
-    folder = tmp_path / "submissions"
+    folder = base / "submissions"
     folder.mkdir()
     right = reference_program("classic")
     (folder / "right.py").write_text(right)
     (folder / "off.py").write_text(OFF_BY.format(source=right))
     (folder / "crash.py").write_text("raise SystemExit(3)\n")
-    out = tmp_path / "out"
-    done = grade_folder("classic", folder, out, answers=ReferenceAnswers(), isolation="process")
-    scores = {r.student: r.score for r in done.results}
-    return assignments / "classic" / "assignment.toml", folder, out, scores
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_ASSIGNMENTS", str(assignments))
+        done = grade_folder("classic", folder, base / "out", answers=ReferenceAnswers(),
+                            isolation="process")  # fmt: skip
+    return base, {r.student: r.score for r in done.results}
+
+
+@pytest.fixture()
+def batch(graded_once, tmp_path, monkeypatch):
+    base, scores = graded_once
+    for part in ("assignments", "submissions", "out"):
+        shutil.copytree(base / part, tmp_path / part)
+    assignments = tmp_path / "assignments"
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(assignments))
+    return (
+        assignments / "classic" / "assignment.toml",
+        tmp_path / "submissions",
+        tmp_path / "out",
+        scores,
+    )
 
 
 def loosen(config: Path, tolerance: float) -> None:

@@ -4,6 +4,7 @@ when boards crashed, timed out or could not be read."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -132,8 +133,10 @@ def test_grades_csv_says_which_boards_crashed_timed_out_or_could_not_be_read(tmp
     (folder / "silent.py").write_text("pass\n")
     (folder / "endless.py").write_text("while True:\n    pass\n")
     (folder / "notes.ipynb").write_text("{}")
-    # (Time enough for the honest programs on a busy machine: endless is graded at the same time.)
-    limits = load_assignment("classic").limits.with_timeout(2.0)
+    # Time enough for the honest programs on a busy machine (endless is graded at the same
+    # time), and a CPU limit that stops endless in half of it: the honest need a twentieth of
+    # a CPU second, and CPU time does not stretch on a busy machine as the clock does.
+    limits = dataclasses.replace(load_assignment("classic").limits.with_timeout(2.0), cpu=1.0)
     cases = answer_key("classic")
     names = [c.name for c in cases]
     grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=cases,

@@ -63,14 +63,14 @@ def test_a_stopped_batch_says_how_to_go_on(tmp_path):
     out = tmp_path / "out"
     process = subprocess.Popen(
         [sys.executable, "-m", "autograder", "grade", "classic", str(folder), "--out", str(out),
-         "--isolation", "process", "--timeout", "1"],
+         "--isolation", "process", "--timeout", "0.5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not (out / "batch.json").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     # Into the first runs (a stopped batch waits for the submission in hand: here two
-    # boards of a second each, the time limit; then the batch would take eight).
+    # boards of half a second each, the time limit; then the batch would take four).
     time.sleep(0.5)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=120)

@@ -21,9 +21,14 @@ from reference_solutions.rules import token_boosted
     [standard_board(), JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))],
     ids=["standard", "600-squares"],
 )
-def test_stage_by_stage_equals_the_whole_model_at_once(tokens, board):
+def test_stage_by_stage_equals_the_whole_model_at_once(tokens, board, monkeypatch):
+    """Policy iteration stage by stage (whatever the model's size) against the same model
+    without its stages: whole policies, each evaluated in one solve."""
+    import reference_solutions._solver as solver
+
     model = token_boosted.build(board, token_boosted.Params(tokens=tokens)).model
     assert model.stage is not None and np.unique(model.stage).size == tokens + 1
+    monkeypatch.setattr(solver, "STAGED_LIMIT", 0)
     staged = policy_iteration(model)
     whole = policy_iteration(dataclasses.replace(model, stage=None))
     np.testing.assert_allclose(staged.values, whole.values, rtol=1e-10)
@@ -83,9 +88,13 @@ def test_each_stage_is_solved_on_its_own(monkeypatch):
 
 
 def test_policy_iteration_goes_stage_by_stage(monkeypatch):
-    """Policy iteration on a model in stages improves one stage at a time: every chain it
-    solves is one token count's 600 squares, and each of the four stages is solved."""
+    """Policy iteration on a large model in stages improves one stage at a time: every
+    chain it solves is one token count's 600 squares, and each of the four stages is
+    solved. (The limit is lowered to this 16,801-state model.)"""
+    import reference_solutions._solver as solver
+
     model = token_boosted.build(BOARD_600, token_boosted.Params(tokens=3)).model
+    monkeypatch.setattr(solver, "STAGED_LIMIT", model.n_states - 1)
     sizes = _chain_sizes(monkeypatch)
     solution = policy_iteration(model)
     assert sizes and set(sizes) == {600}
