@@ -33,12 +33,19 @@ import itertools
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["CONTROLLERS", "Cgroups", "RunGroup", "detect_cgroups", "kill_until_gone"]
+__all__ = [
+    "CONTROLLERS",
+    "Cgroups",
+    "RunGroup",
+    "detect_cgroups",
+    "join_command",
+    "kill_until_gone",
+]
 
 Controller = Literal["cpu", "memory", "pids"]
 CONTROLLERS: tuple[Controller, ...] = ("cpu", "memory", "pids")
@@ -47,8 +54,10 @@ PREFIX = "autograder-"
 PERIOD_US = 100_000  # the CPU quota's period: a run gets this much CPU time per period
 EXTRA_PROCESSES = 4  # the launcher, bubblewrap and its init come on top of a run's own
 _counter = itertools.count(1)
-# What the join prefix says (then exits 125) when it cannot join: the grader's fault.
+# What the join prefix says (then exits 125) when it cannot join, or (``hold``) was not let
+# go: the grader's fault.
 JOIN_FAILED = "autograder: cannot join the run's control group"
+HOLD_FAILED = "autograder: the run's limits were not set"
 
 
 @dataclass(frozen=True)
@@ -290,8 +299,9 @@ def _rmdir(folder: Path) -> None:
 
 class RunGroup:
     """The group (one per hierarchy on cgroup v1) of one run, limited as ``make`` says.
-    A process joins it by writing its pid to each of ``joins`` before it starts the
-    program, so that everything the program starts is in it too. ``extra``: processes it
+    A process joins it by writing its pid (or ``0``, itself) to each of ``joins`` (or
+    ``self_joins``) before it starts the program, so that everything the program starts
+    is in it too. ``extra``: processes it
     may hold besides the program's own (the launcher, bubblewrap and its init; none for a
     board of a warm interpreter, whose process is moved in by the grader: ``join``)."""
 
@@ -301,6 +311,7 @@ class RunGroup:
         self.cgroups = cgroups
         name = f"run-{next(_counter)}"
         self.folders: dict[str, Path] = {}
+        self._open: dict[Path, int] = {}  # files read while the run goes on (``_read``)
         for controller, parent in cgroups.folders:
             folder = parent / name
             if folder not in self.folders.values():
@@ -346,10 +357,10 @@ class RunGroup:
     @property
     def self_joins(self) -> list[Path]:
         """Files a single-threaded process may move itself into the group through, by
-        writing ``0`` to each (opened by root): cgroup v1's ``tasks``, which moves one
-        thread without the kernel's lock on every thread group (a move through
-        ``cgroup.procs`` can wait for an RCU grace period, milliseconds on a busy machine).
-        None on cgroup v2."""
+        writing ``0`` to each: cgroup v1's ``tasks``, which moves the writing thread
+        without the kernel's lock on every thread group (a move through ``cgroup.procs``,
+        or of a thread named by its pid, waits for an RCU grace period: 10 to 20 ms on a
+        busy machine). None on cgroup v2."""
         if self.cgroups.version != 1:
             return []
         return [folder / "tasks" for folder in dict.fromkeys(self.folders.values())]
@@ -372,17 +383,26 @@ class RunGroup:
                 return False
         return True
 
+    def _read(self, path: Path) -> str:
+        """The file's text now. A run's watch reads two files at every wake-up (every chunk
+        of its output): each is opened once and read again from its start, one system call
+        instead of three."""
+        fd = self._open.get(path)
+        if fd is None:
+            fd = self._open[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return os.pread(fd, 65536, 0).decode("ascii", "replace")
+
     def cpu_seconds(self) -> float | None:
         """CPU time all the run's processes used so far, if a hierarchy counts it."""
         with contextlib.suppress(OSError, ValueError, StopIteration):
             if self.cgroups.version == 2:
                 folder = self.folders.get("cpu") or next(iter(self.folders.values()))
-                for line in (folder / "cpu.stat").read_text().splitlines():
+                for line in self._read(folder / "cpu.stat").splitlines():
                     key, _, value = line.partition(" ")
                     if key == "usage_usec":
                         return int(value) / 1e6
             elif "cpuacct" in self.folders:
-                return int((self.folders["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+                return int(self._read(self.folders["cpuacct"] / "cpuacct.usage")) / 1e9
         return None
 
     def out_of_memory(self) -> bool:
@@ -392,7 +412,7 @@ class RunGroup:
             return False
         name = "memory.events" if self.cgroups.version == 2 else "memory.oom_control"
         with contextlib.suppress(OSError, ValueError):
-            for line in (memory / name).read_text().splitlines():
+            for line in self._read(memory / name).splitlines():
                 key, _, value = line.partition(" ")
                 if key == "oom_kill" and int(value) > 0:
                     return True
@@ -404,15 +424,51 @@ class RunGroup:
 
     def remove(self) -> None:
         self.kill()
+        for fd in self._open.values():
+            os.close(fd)
+        self._open.clear()
         for folder in dict.fromkeys(self.folders.values()):
             _rmdir(folder)
 
 
-def join_command(joins: Iterable[Path]) -> list[str]:
+def join_command(
+    joins: Iterable[Path],
+    *,
+    itself: bool = False,
+    umask: int | None = None,
+    ignore: Sequence[str] = (),
+    hold: bool = False,
+    no_pwd: bool = False,
+) -> list[str]:
     """A prefix that moves the process into the groups ``joins`` and then runs the rest of
-    the command: ``/bin/sh`` starts in a millisecond, and nothing forks before it joins."""
-    script = (
-        'while [ "$1" != -- ]; do echo $$ 2>/dev/null > "$1" || { echo "$JOIN_FAILED $1" >&2;'
-        ' exit 125; }; shift; done; shift; exec "$@"'
+    the command: ``/bin/sh`` starts in a millisecond, is single-threaded, and nothing forks
+    before it joins. ``itself``: it writes ``0`` (the writer) rather than its pid, which
+    ``RunGroup.self_joins`` needs.
+
+    For the direct launch (``_sandbox.DirectLaunch``), which has no launcher: ``umask``
+    and ``ignore`` (signal names, ``SIGPIPE``) are set first; with ``hold``, once joined it
+    waits for the line ``go`` on its standard input (the grader sets the run's resource
+    limits on it meanwhile), then puts ``/dev/null`` there (read and write, as
+    ``subprocess.DEVNULL`` does); without that line it exits 125 saying ``HOLD_FAILED``.
+    ``no_pwd``: the ``PWD`` a shell exports is unset (where the launcher would have run
+    without a shell before it, its program has none)."""
+    setup = f"umask {umask:04o}; " if umask is not None else ""
+    if no_pwd:
+        setup += "unset PWD; "
+    if ignore:
+        # (dash knows signals by their names without the SIG)
+        setup += "trap '' " + " ".join(name.removeprefix("SIG") for name in ignore) + "; "
+    # ``0`` tells the kernel that the shell moves itself: a move through ``tasks`` then
+    # skips the wait for an RCU grace period that a move of another thread (named by its
+    # pid, though it is the writer's) has: 10 to 20 ms per run on a busy machine.
+    who = "0" if itself else "$$"
+    script = setup + (
+        f'while [ "$1" != -- ]; do echo {who} 2>/dev/null > "$1" || {{ echo "$JOIN_FAILED $1"'
+        " >&2; exit 125; }; shift; done; shift; "
     ).replace("$JOIN_FAILED", JOIN_FAILED)
-    return ["/bin/sh", "-c", script, "sh", *map(str, joins), "--"]
+    if hold:
+        script += (
+            f'read go && [ "$go" = go ] || {{ echo "{HOLD_FAILED}" >&2; exit 125; }}; '
+            "exec 0<>/dev/null; "
+        )
+    return ["/bin/sh", "-c", script + 'exec "$@"', "sh", *map(str, joins), "--"]

@@ -1,9 +1,18 @@
-"""Run as a script, never imported: ``python -I -S _launch.py LIMITS_JSON PROGRAM ARGS...``.
+"""Run as a script: ``python -I -S _launch.py LIMITS PROGRAM ARGS...`` (``LIMITS`` as
+:func:`encode` writes them).
 
 It sets the resource limits of the process it runs in, drops to the run's own user when it
 is given one, then replaces itself with the submission. Doing this in a small program of its
 own (rather than a ``preexec_fn`` in the grader) keeps the grader's threads out of the forked
 child, and lets the same step run inside a bubblewrap sandbox.
+
+The grader imports it too (:func:`encode`, :func:`rlimits`, :func:`bounded`, ``UMASK``,
+``IGNORED_SIGNALS``): where a run needs no more than limits, a umask and an IPC namespace
+(the ``process`` level), the grader gives it exactly what this script would, without it
+(``_sandbox.direct_launch``: the limits set from outside on a shell that waits for them, as
+root ``unshare --ipc``), and saves this interpreter's start-up. Where this script does run,
+it imports nothing slow to import (``json`` costs as much as the interpreter's start-up: the
+limits come as ``key=value`` words).
 
 A lent uid is the same kernel user from one run to the next, and the kernel keeps some state
 per user: its keyrings, and (outside a sandbox) System V shared memory, semaphores and
@@ -14,7 +23,8 @@ keyrings start empty. Where the kernel refuses a user namespace, the uid's keyri
 cleared instead.
 """
 
-import json
+from __future__ import annotations
+
 import os
 import resource
 import sys
@@ -30,15 +40,63 @@ KEY_SPEC_USER_SESSION_KEYRING = -5
 SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "i686": 288, "armv7l": 311}
 
 
-def _limit(kind: int, value: int) -> None:
+# What the grader asks for, by name: integers, but ``cpu`` (seconds, possibly fractional)
+# and ``uid`` (absent: the grader's own user).
+LIMIT_KEYS = ("cpu", "memory_mb", "file_mb", "files", "nproc", "uid")
+# Python ignores these two at start-up, and an ignored signal stays ignored across exec: the
+# program started by this script inherits them ignored (a file-size limit then fails a write
+# with EFBIG instead of killing the program). The direct launch ignores them too.
+IGNORED_SIGNALS = ("SIGPIPE", "SIGXFSZ")
+UMASK = 0o077  # what the run creates is its own
+
+
+def encode(limits: dict[str, float | None]) -> str:
+    """``limits`` as this script's first argument (``None`` values left out)."""
+    return " ".join(f"{key}={limits[key]}" for key in LIMIT_KEYS if limits.get(key) is not None)
+
+
+def decode(text: str) -> dict[str, float | None]:
+    words = (word.partition("=") for word in text.split())
+    return {key: float(value) for key, _, value in words}
+
+
+def rlimits(limits: dict[str, float | None]) -> list[tuple[int, int]]:
+    """The resource limits a run asks for, ``(RLIMIT_*, value)``, in the order they are set."""
+
+    def whole(key: str) -> int:
+        return int(limits.get(key) or 0)
+
+    megabyte = 1024 * 1024
+    # SIGXCPU at the soft CPU limit, SIGKILL one second later (``bounded``).
+    wanted = [
+        (resource.RLIMIT_CPU, max(1, int((limits.get("cpu") or 0) + 0.999))),
+        (resource.RLIMIT_AS, whole("memory_mb") * megabyte),
+        (resource.RLIMIT_FSIZE, whole("file_mb") * megabyte),
+        (resource.RLIMIT_CORE, 0),
+    ]
+    if whole("files"):
+        wanted.append((resource.RLIMIT_NOFILE, whole("files")))
+    if whole("nproc"):
+        wanted.append((resource.RLIMIT_NPROC, whole("nproc")))
+    return wanted
+
+
+def bounded(kind: int, value: int) -> tuple[int, int]:
+    """``(soft, hard)`` for ``kind`` at ``value``, within the hard limit this process has
+    (which a process it starts inherits); the CPU limit's hard one a second later."""
     _soft, hard = resource.getrlimit(kind)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
-    resource.setrlimit(kind, (value, value if kind != resource.RLIMIT_CPU else value + 1))
+    return value, value if kind != resource.RLIMIT_CPU else value + 1
+
+
+def _limit(kind: int, value: int) -> None:
+    # (_warm.py calls it by this name, on each board's process)
+    resource.setrlimit(kind, bounded(kind, value))
 
 
 def _libc():
-    import ctypes  # only for a lent uid: the other runs start faster without it
+    import ctypes  # only as root: the other runs start faster without it
 
     return ctypes.CDLL(None, use_errno=True)
 
@@ -98,23 +156,17 @@ def _become(uid: int) -> None:
 
 
 def main() -> None:
-    limits = json.loads(sys.argv[1])
-    # SIGXCPU at the soft CPU limit, SIGKILL one second later.
-    _limit(resource.RLIMIT_CPU, max(1, int(limits["cpu"] + 0.999)))
-    _limit(resource.RLIMIT_AS, limits["memory_mb"] * 1024 * 1024)
-    _limit(resource.RLIMIT_FSIZE, limits["file_mb"] * 1024 * 1024)
-    _limit(resource.RLIMIT_CORE, 0)
-    if limits.get("files"):
-        _limit(resource.RLIMIT_NOFILE, limits["files"])
-    if limits.get("nproc"):
-        _limit(resource.RLIMIT_NPROC, limits["nproc"])
-    if limits.get("uid") is not None:
-        _become(limits["uid"])
+    limits = decode(sys.argv[1])
+    for kind, value in rlimits(limits):
+        _limit(kind, value)
+    uid = limits.get("uid")
+    if uid is not None:
+        _become(int(uid))
     elif os.geteuid() == 0:
         # Root running a program as itself (the ``process`` level): its System V objects
         # still go with it.
         _unshare(_libc(), CLONE_NEWIPC)
-    os.umask(0o077)
+    os.umask(UMASK)
     os.execv(sys.argv[2], sys.argv[2:])
 
 

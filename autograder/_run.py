@@ -1,15 +1,15 @@
 """Running one untrusted program with limits, in a process group of its own.
 
 The grader never imports student code: every run is a separate process, started through
-``_launch.py`` (which sets the resource limits), in its own session so that a timeout kills
-the program and everything it started.
+``_launch.py`` (which sets the resource limits), or at ``process`` through ``prlimit`` and
+``unshare``, which set the same ones faster (``_sandbox.direct_launch``), in its own session
+so that a timeout kills the program and everything it started.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import selectors
 import signal
@@ -22,12 +22,15 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from ._assignments import Limits
-from ._cgroups import JOIN_FAILED, RunGroup, join_command
+from ._cgroups import HOLD_FAILED, JOIN_FAILED, RunGroup, join_command
+from ._launch import encode
 from ._sandbox import (
     LAUNCHER,
     LAUNCHER_INSIDE,
+    DirectLaunch,
     Isolation,
     bwrap_command,
+    direct_launch,
     hand_over,
     kill_user,
     lent_uid,
@@ -127,8 +130,9 @@ def run_limited(
     work = work or cwd
     with contextlib.ExitStack() as stack:
         uid = stack.enter_context(lent_uid()) if isolation.drop_user else None
-        payload = {"cpu": limits.cpu, "memory_mb": limits.memory_mb, "file_mb": FILE_MB,
-                   "uid": uid, "nproc": limits.processes, "files": OPEN_FILES}  # fmt: skip
+        payload: dict[str, float | None] = {"cpu": limits.cpu, "memory_mb": limits.memory_mb,
+                   "file_mb": FILE_MB, "uid": uid, "nproc": limits.processes,
+                   "files": OPEN_FILES}  # fmt: skip
         if uid is not None:
             hand_over(work, uid)
             stack.callback(kill_user, uid, work)
@@ -139,20 +143,27 @@ def run_limited(
             # RLIMIT_NPROC counts all of this user's processes, not just the run's.
             payload["nproc"] = limits.processes + len(processes_of(os.getuid(), zombies=True))
         group = None
+        joins: list[Path] = []
         if isolation.cgroups is not None:
             group = RunGroup(isolation.cgroups, limits.memory_mb, limits.processes)
             stack.callback(group.remove)
+            # The join prefix is a single-threaded shell that has started nothing yet: it
+            # may move itself alone, which is faster (``RunGroup.self_joins``).
+            joins = group.self_joins or group.joins
         launcher = [sys.executable, "-I", "-S"]
-        if isolation.level == "namespace":
+        direct = direct_launch(payload, joins) if isolation.level == "process" else None
+        if direct is not None:
+            command = [*direct.prefix, *argv]
+        elif isolation.level == "namespace":
             prefix = bwrap_command(isolation, work, cwd, hidden)
-            command = [*prefix, *launcher, LAUNCHER_INSIDE, json.dumps(payload), *argv]
+            command = [*prefix, *launcher, LAUNCHER_INSIDE, encode(payload), *argv]
         else:
-            command = [*launcher, str(LAUNCHER), json.dumps(payload), *argv]
-        if group is not None:
-            command = [*join_command(group.joins), *command]
+            command = [*launcher, str(LAUNCHER), encode(payload), *argv]
+        if group is not None and direct is None:
+            command = [*join_command(joins, itself=True), *command]
         # bubblewrap reports a program killed by signal N as exit status 128 + N.
         run = _run(command, cwd, env, limits, signal_in_status=isolation.level == "namespace",
-                   group=group, watch=watch)  # fmt: skip
+                   group=group, watch=watch, direct=direct)  # fmt: skip
         if run.returncode == 125 and run.stderr_tail.startswith(JOIN_FAILED.encode()):
             raise OSError(run.stderr_tail.decode("utf-8", "replace").strip())
     return dataclasses.replace(run, isolation=isolation.level)
@@ -228,24 +239,33 @@ def _run(
     signal_in_status: bool = False,
     group: RunGroup | None = None,
     watch: Callable[[], bool] | None = None,
+    direct: DirectLaunch | None = None,
 ) -> Run:
     """Run ``command`` until it ends and its pipes are drained, or a limit stops it
     (``follow``). ``group``: the run's control group, whose CPU time counts all its
     processes together. ``watch``: called about once a second; true stops the run (its
-    folder has grown past what it may hold)."""
+    folder has grown past what it may hold). ``direct``: ``command`` starts with its
+    prefix, which waits for its limits (``DirectLaunch.release``)."""
     started = time.monotonic()
     process = subprocess.Popen(
         command,
         cwd=cwd,
         env=dict(env),
-        stdin=subprocess.DEVNULL,
+        # (the direct launch's shell puts /dev/null there once released)
+        stdin=subprocess.DEVNULL if direct is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
         close_fds=True,
     )
-    return follow(_Child(process), limits, started, signal_in_status=signal_in_status,
-                  group=group, watch=watch)  # fmt: skip
+    # Not released: the shell ends without starting the program (its end is followed as
+    # any other), and the run is the grader's failure, not the program's.
+    released = direct is None or direct.release(process)
+    run = follow(_Child(process), limits, started, signal_in_status=signal_in_status,
+                 group=group, watch=watch)  # fmt: skip
+    if not released:
+        raise OSError(HOLD_FAILED)
+    return run
 
 
 def follow(

@@ -16,6 +16,17 @@ Three levels, weakest first (README, "Threat model"):
 
 Which level a machine allows is found by running a trivial program at each
 (``_isolation.detect_isolation``); this module only builds what each level needs.
+
+How a run's limits are set: by the launcher ``_launch.py``, a Python script that sets them
+on itself and ``exec``s the program; or, at ``process``, where the run keeps the grader's
+user and needs nothing but limits, a umask and (as root) an IPC namespace of its own, by the
+direct launch (``direct_launch``): the shell that joins the run's control groups sets the
+umask and ignores the launcher's signals, then waits while the grader sets its limits from
+outside (``prlimit(2)``), then ``exec``s, as root through util-linux's ``unshare --ipc``. The
+same values, the same umask and signals, a fresh IPC namespace as root, without a second
+Python start-up per board (the launcher costs about 8 ms a board, this about 1 ms). Where
+``unshare`` is missing or does not work here (a container that refuses it), or the check
+``direct_ready`` finds anything amiss, the launcher does it.
 """
 
 from __future__ import annotations
@@ -24,7 +35,10 @@ import contextlib
 import fcntl
 import functools
 import os
+import resource
+import shutil
 import stat
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -35,9 +49,10 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from ._assignments import assignments_dir
-from ._cgroups import Cgroups, kill_until_gone
+from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
 from ._files import remove_tree
+from ._launch import IGNORED_SIGNALS, UMASK, bounded, rlimits
 
 __all__ = ["LEVELS", "Isolation", "IsolationLevel", "protected_paths"]
 
@@ -287,6 +302,121 @@ def close_to_others(paths: Sequence[Path]) -> None:
             mode = path.lstat().st_mode
             if not stat.S_ISLNK(mode) and mode & 0o007:
                 path.chmod(stat.S_IMODE(mode) & ~0o007)
+
+
+# -- the direct launch ---------------------------------------------------------------------
+
+# Where ``unshare`` is looked for: the system's own folders, whatever the grader's PATH says.
+TOOLS_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+DIRECT_ENV = "AUTOGRADER_DIRECT_LAUNCH"  # "off": always the Python launcher
+# What the check runs, directly launched: what a run would get of what the launch sets.
+_LOOK_DIRECT = (
+    "import os, resource\n"
+    "print(os.readlink('/proc/self/ns/ipc'))\n"
+    "print(*resource.getrlimit(resource.RLIMIT_CORE), *resource.getrlimit(resource.RLIMIT_CPU))\n"
+    "print(oct(os.umask(0)))\n"
+)
+
+
+@dataclass(frozen=True)
+class DirectLaunch:
+    """A run started without the launcher: ``prefix``, a shell that sets the umask and
+    the ignored signals, joins the run's control groups and waits on its standard input
+    (``join_command``), then (as root) ``unshare --ipc``; and the resource limits,
+    ``(RLIMIT_*, soft, hard)``, that :meth:`release` sets on that shell meanwhile. The
+    program it ``exec``s in the end inherits them all. Start ``prefix + argv`` with a pipe
+    as standard input, then call :meth:`release`."""
+
+    prefix: tuple[str, ...]
+    limits: tuple[tuple[int, int, int], ...]
+
+    def release(self, process: subprocess.Popen[bytes]) -> bool:
+        """Set the limits on the waiting shell, then let it go on. False if they could not
+        be set: then it is not let go, and it ends without starting the program."""
+        assert process.stdin is not None
+        try:
+            for kind, soft, hard in self.limits:
+                resource.prlimit(process.pid, kind, (soft, hard))
+            os.write(process.stdin.fileno(), b"go\n")  # (unbuffered: nothing left to flush)
+        except (ProcessLookupError, BrokenPipeError):
+            pass  # gone already, having failed to join its group: its status says so
+        except (OSError, ValueError):
+            return False
+        finally:
+            process.stdin.close()
+            process.stdin = None  # (nothing more goes there: ``communicate`` must not try)
+        return True
+
+
+def _unshare() -> list[str] | None:
+    """As root, what gives the run a fresh IPC namespace, as the launcher does (its System
+    V objects go with it; as another user the launcher makes none): ``unshare --ipc``,
+    found in ``TOOLS_PATH``, else ``None``."""
+    if not is_root():
+        return []
+    unshare = shutil.which("unshare", path=TOOLS_PATH)
+    return [unshare, "--ipc", "--"] if unshare else None
+
+
+def _direct(limits: dict[str, float | None], joins: Sequence[Path],
+            unshare: Sequence[str]) -> DirectLaunch:  # fmt: skip
+    # (without groups to join, the launcher's run has no shell before it, so no PWD)
+    join = join_command(joins, itself=True, umask=UMASK, ignore=IGNORED_SIGNALS, hold=True,
+                        no_pwd=not joins)  # fmt: skip
+    values = tuple((kind, *bounded(kind, value)) for kind, value in rlimits(limits))
+    return DirectLaunch((*join, *unshare), values)
+
+
+@functools.cache
+def direct_ready() -> tuple[str, ...] | None:
+    """What the direct launch ``exec``s after its shell (as root ``unshare --ipc --``,
+    else nothing), once it is known to work here: tried once per process, on a program
+    that reports what it got (a container may refuse a root ``unshare``: then the launcher
+    does what it can, as before). ``None``: it does not."""
+    unshare = _unshare()
+    if unshare is None:
+        return None
+    launch = _direct({"cpu": 7, "memory_mb": 1024, "file_mb": 1}, (), unshare)
+    argv = [sys.executable, "-I", "-S", "-c", _LOOK_DIRECT]
+    try:
+        process = subprocess.Popen([*launch.prefix, *argv], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env={"PATH": TOOLS_PATH})  # fmt: skip
+    except OSError:
+        return None
+    released = launch.release(process)
+    try:
+        out, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return None
+    soft, hard = bounded(resource.RLIMIT_CPU, 7)
+    lines = out.decode("ascii", "replace").splitlines()
+    if not released or process.returncode != 0 or lines[1:] != [f"0 0 {soft} {hard}",
+                                                                 oct(UMASK)]:  # fmt: skip
+        return None
+    if unshare and lines[0] == os.readlink("/proc/self/ns/ipc"):
+        return None  # (no fresh IPC namespace)
+    return tuple(unshare)
+
+
+def direct_launch(
+    limits: dict[str, float | None], joins: Sequence[Path] = ()
+) -> DirectLaunch | None:
+    """How to start a run with exactly what ``_launch.py`` would set for ``limits`` (its
+    resource limits, its umask, the signals a Python start-up ignores, which a program
+    started from it inherits ignored, and as root a fresh IPC namespace), after joining the
+    control group files ``joins``, without a second Python start-up; ``None`` where the
+    launcher must do it: a run as another user (``limits["uid"]``), no working ``unshare``
+    here as root (``direct_ready``), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
+    turned_off = os.environ.get(DIRECT_ENV, "").lower() in ("0", "off", "no", "false")
+    if limits.get("uid") is not None or turned_off:
+        return None
+    unshare = direct_ready()
+    if unshare is None:
+        return None
+    return _direct(limits, joins, unshare)
 
 
 # -- the bubblewrap command -----------------------------------------------------------------

@@ -18,7 +18,11 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
   the libraries the program names imported once, then a fork per board), which a bare run
   does not have: there the grader can be faster than the bare runs. ``namespace-cold`` is
   the same level with that warm interpreter turned off (``AUTOGRADER_WARM=off``): a fresh
-  sandbox and interpreter per board, as at ``process``.
+  sandbox and interpreter per board, as at ``process``. At ``process`` (as the grader's own
+  user) the limits are set by util-linux's ``prlimit`` and ``unshare`` exec'd in a chain
+  (autograder/_sandbox.py, ``direct_launch``); ``process-launcher`` is the same level with
+  the Python launcher instead (``AUTOGRADER_DIRECT_LAUNCH=off``, as where those two are
+  missing), for reference.
 - bare: ``python3 program.py board.json`` for every program and board, standard output
   captured, with N programs at a time (each program's boards one after another, as the
   grader runs them).
@@ -54,8 +58,11 @@ from autograder import LEVELS, detect_isolation, find_program, grade_folder, loa
 from autograder._errors import UsageError
 from reference_solutions import ReferenceAnswers
 
-TARGETS = {"process": 0.10, "namespace": 0.20}  # namespace-cold: for reference only
+TARGETS = {"process": 0.10, "namespace": 0.20}  # the variants: for reference only
 WARM_ENV = "AUTOGRADER_WARM"  # "off": no warm interpreter (autograder/_warm_sandbox.py)
+DIRECT_ENV = "AUTOGRADER_DIRECT_LAUNCH"  # "off": the Python launcher (autograder/_sandbox.py)
+# A level's variants: what each turns off.
+VARIANTS = {"-cold": WARM_ENV, "-launcher": DIRECT_ENV}
 
 
 def bare_runs(programs: list[Path], boards: list[Path], workers: int) -> float:
@@ -78,8 +85,12 @@ def bare_runs(programs: list[Path], boards: list[Path], workers: int) -> float:
 def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
                how: str) -> tuple[float, float]:  # fmt: skip
     """(seconds until the last result, seconds in all) grading ``folder`` into ``out`` at
-    the isolation level ``how`` names (``namespace-cold``: without the warm interpreter)."""
-    level = how.removesuffix("-cold")
+    the isolation level ``how`` names (``namespace-cold``: without the warm interpreter;
+    ``process-launcher``: with the Python launcher)."""
+    level, variant = how, None
+    for suffix, switch in VARIANTS.items():
+        if how.endswith(suffix):
+            level, variant = how.removesuffix(suffix), switch
     last = [0.0]
 
     def logged(result) -> None:
@@ -87,19 +98,20 @@ def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
             raise RuntimeError(f"{result.student} scored {result.score}/{result.max_score}")
         last[0] = time.perf_counter()
 
-    saved = os.environ.get(WARM_ENV)
-    if how.endswith("-cold"):
-        os.environ[WARM_ENV] = "off"
+    saved = {switch: os.environ.get(switch) for switch in VARIANTS.values()}
+    if variant is not None:
+        os.environ[variant] = "off"
     try:
         start = time.perf_counter()
         grade_folder(name, folder, out, answers=answers, cases=cases, workers=workers,
                      isolation=level, on_result=logged)  # fmt: skip
         total = time.perf_counter() - start
     finally:
-        if saved is None:
-            os.environ.pop(WARM_ENV, None)
-        else:
-            os.environ[WARM_ENV] = saved
+        for switch, value in saved.items():
+            if value is None:
+                os.environ.pop(switch, None)
+            else:
+                os.environ[switch] = value
     shutil.rmtree(out)
     return last[0] - start, total
 
@@ -130,6 +142,7 @@ def main() -> int:
         except UsageError as err:
             print(f"(level {level} not measured: {err})")
     assert all(level in LEVELS for level in levels)
+    levels += ["process-launcher"] if "process" in levels else []
     levels += ["namespace-cold"] if "namespace" in levels else []
     answers = ReferenceAnswers()
     assignment = load_assignment(name)
@@ -177,13 +190,13 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(load_line("at the end") + "\n")
-    print(f"  {'-j':>2} {'how':<14} {'runs s':>7} {'total s':>8} {'(min-max)':>11} {'subm./s':>8} "
+    print(f"  {'-j':>2} {'how':<16} {'runs s':>7} {'total s':>8} {'(min-max)':>11} {'subm./s':>8} "
           f"{'ms/run':>7} {'overhead':>9} {'paired':>7}  target")  # fmt: skip
     missed = []
     for j, level in configs:
         ran, total = statistics.median(runs_s[j, level]), statistics.median(total_s[j, level])
         spread = f"{min(total_s[j, level]):.2f}-{max(total_s[j, level]):.2f}"
-        row = (f"  {j:>2} {level:<14} {ran:7.2f} {total:8.2f} {spread:>11} {count / total:8.2f} "
+        row = (f"  {j:>2} {level:<16} {ran:7.2f} {total:8.2f} {spread:>11} {count / total:8.2f} "
                f"{1000 * total * j / (count * len(cases)):7.1f}")  # fmt: skip
         if level == "bare":
             print(row)
