@@ -282,13 +282,12 @@ def _solve(
     n = P.shape[0]
     if stage is None:
         return solve_chain(P, rhs, discount, guess)
-    order = np.argsort(stage, kind="stable")
-    cuts = np.flatnonzero(np.diff(stage[order])) + 1
-    if not cuts.size:
+    stages = _by_stage(stage)
+    if len(stages) == 1:
         return solve_chain(P, rhs, discount, guess)
     J = np.zeros(n)
     local = np.full(n, -1, dtype=np.int64)
-    for states in np.split(order, cuts):
+    for states in stages:
         block = _rows(P, states)
         cols, data = block.indices, block.data
         local[states] = np.arange(states.size)
@@ -303,6 +302,12 @@ def _solve(
                                 None if guess is None else guess[states])  # fmt: skip
         local[states] = -1
     return J
+
+
+def _by_stage(stage: np.ndarray) -> list[np.ndarray]:
+    """The states of each stage, earliest stage first, each in increasing order."""
+    order = np.argsort(stage, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(stage[order])) + 1)
 
 
 def q_values(model: Model, values: np.ndarray) -> np.ndarray:
@@ -427,13 +432,11 @@ def _iterate_by_stage(model: Model, max_iterations: int) -> tuple[np.ndarray, in
     policy, in about 20); the whole model at once needs 11 to 16 iterations over every
     layer, one for each token's worth to climb a layer."""
     assert model.stage is not None
-    order = np.argsort(model.stage, kind="stable")
-    cuts = np.flatnonzero(np.diff(model.stage[order])) + 1
     values = np.where(model.terminal, model.terminal_value, 0.0)
     local = np.full(model.n_states, -1, dtype=np.int64)
     total = 0
     shape, policy = None, None  # the previous stage's pairs per state, and its policy
-    for states in np.split(order, cuts):
+    for states in _by_stage(model.stage):
         part = _stage_model(model, states, values, local)
         start: np.ndarray | None = None
         if shape is not None and np.array_equal(shape, part.pair_start[: states.size + 1]):
