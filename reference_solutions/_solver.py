@@ -15,6 +15,8 @@ import scipy.sparse.csgraph as csgraph
 
 from autograder import GoalUnreachable
 
+from ._dense import DenseModel
+from ._dense import fits as _fits_dense
 from ._linear import rows_of as _rows
 from ._linear import solve_chain
 from ._model import Model
@@ -38,6 +40,11 @@ DEFAULT_TIE_TOLERANCE = 1e-9
 # states) in 66 ms against 113 ms at once; at 12,601 states it is about even, and on the
 # standard board (2,801) the whole model at once takes 3.2 ms against 3.9 ms.
 STAGED_LIMIT = 20_000
+# Up to this many states the distances to the goal are read off a breadth-first tree.
+_TREE_LIMIT = 4_096
+# At most this many sweeps of value iteration find policy iteration's start on a small
+# model (``_dense``): the public boards of aimed and the trap lane settle in 13 and 6.
+_LOOKAHEAD = 32
 
 
 class NotConverged(RuntimeError):
@@ -120,11 +127,25 @@ def goal_distance(model: Model, pairs: np.ndarray | None = None) -> np.ndarray:
 
     With ``pairs`` the moves follow that policy; otherwise any action may be taken.
     """
-    dist = csgraph.shortest_path(
-        _reversed_graph(model, pairs), unweighted=True, directed=True,
-        indices=model.n_states, overwrite=True,
-    )  # fmt: skip
-    return dist[: model.n_states] - 1.0
+    n = model.n_states
+    graph = _reversed_graph(model, pairs)
+    if n > _TREE_LIMIT:
+        dist = csgraph.shortest_path(graph, unweighted=True, directed=True, indices=n,
+                                     overwrite=True)  # fmt: skip
+        return dist[:n] - 1.0
+    # A breadth-first tree's depths are the distances; found by pointer jumping (each
+    # round doubles the hops counted, so a board's 7 to 20 moves take 3 to 5 rounds),
+    # where the general search's checks alone cost a small board three times as much.
+    _, parent = csgraph.breadth_first_order(graph, n, directed=True, return_predecessors=True)
+    depth = np.where(parent >= 0, 1.0, np.inf)
+    depth[n] = 0.0
+    hop = np.where(parent >= 0, parent, n)
+    while True:
+        far = hop[hop]
+        depth += depth[hop]
+        if np.array_equal(far, hop):
+            return depth[:n] - 1.0
+        hop = far
 
 
 def visited(model: Model, pairs: np.ndarray) -> np.ndarray:
@@ -409,14 +430,73 @@ def policy_iteration(
     if model.stage is not None and model.n_states > STAGED_LIMIT:
         _check_reachable(model)
         values, iterations = _iterate_by_stage(model, max_iterations)
+    elif _fits_dense(model):
+        return _dense_policy_iteration(model, max_iterations, tie_tolerance)
     else:
-        if model.single_action:  # the one policy there is, once it is known to be proper
-            _check_reachable(model)
-            start = np.where(model.terminal, -1, model.pair_start[:-1])
-        else:
-            start = proper_policy(model, _reachable_distances(model))
-        values, iterations, _ = _iterate(model, start, max_iterations)
+        values, iterations, _ = _iterate(model, _first_policy(model), max_iterations)
     return _finish(model, values, iterations, None, "policy_iteration", tie_tolerance)
+
+
+def _first_policy(model: Model) -> np.ndarray:
+    """Policy iteration's start: the one policy there is, once it is known to be proper,
+    or else :func:`proper_policy`."""
+    if model.single_action:
+        _check_reachable(model)
+        return np.where(model.terminal, -1, model.pair_start[:-1])
+    return proper_policy(model, _reachable_distances(model))
+
+
+def _settled(current: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Per state, whether policy iteration keeps its action, whose (signed) Q-value is
+    ``current``: unless another is better by more than rounding noise, so that ties
+    cannot make the iteration cycle."""
+    return current <= best + 1e-12 * np.maximum(1.0, np.abs(best))
+
+
+def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: float) -> Solution:
+    """:func:`policy_iteration` on a small model's dense arrays (:mod:`._dense`), with
+    the same start, the same rule for settling and the same solution."""
+    dense = DenseModel.of(model)
+    # A start whose own solve proves it proper needs no graph search (on a course's board
+    # it is so); else the usual one.
+    single = dense.table.shape[1] == 1
+    policy = dense.table[:, 0] if single else dense.lookahead(_LOOKAHEAD)
+    live_values = dense.evaluate_if_proper(policy)
+    if live_values is None:
+        policy = _first_policy(model)[dense.live]
+        live_values = dense.evaluate(policy)
+    iterations = 1
+    while True:
+        q = dense.q_values(live_values)
+        best, greedy = dense.greedy(q)
+        if single:
+            break
+        keep = _settled(q[policy], best)
+        if keep.all():
+            break
+        if iterations == max_iterations:
+            raise NotConverged(f"policy iteration did not settle in {max_iterations} iterations")
+        policy = np.where(keep, policy, greedy)
+        live_values = dense.evaluate(policy)
+        iterations += 1
+    sign = _sign(model)
+    values = model.terminal_value.astype(float)
+    values[dense.live] = sign * live_values
+    optimal = dense.within(q, best + tie_tolerance * np.maximum(1.0, np.abs(best)))
+    chosen = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
+    chosen[dense.live] = greedy
+    residual = float(np.max(np.abs(best - live_values), initial=0.0))
+    return Solution(
+        model=model,
+        values=values,
+        q_values=sign * q[:-1],
+        policy=chosen,
+        optimal=optimal,
+        iterations=iterations,
+        residual=residual,
+        error_bound=residual,
+        method="policy_iteration",
+    )
 
 
 def _iterate_by_stage(model: Model, max_iterations: int) -> tuple[np.ndarray, int]:
@@ -516,11 +596,9 @@ def _iterate(
             return values, iteration, policy
         q_min = _signed_q(model, values)
         best, greedy = _greedy(model, q_min)
-        # Keep the current action unless another is better by more than rounding noise, so
-        # ties cannot make the iteration cycle.
         current = q_min[np.where(live, policy, 0)]
         del q_min  # a value per pair, not kept into the next evaluation
-        keep = current <= best + 1e-12 * np.maximum(1.0, np.abs(best))
+        keep = _settled(current, best)
         improved = np.where(live & ~keep, greedy, policy)
         del best, greedy, current, keep  # not kept into the next evaluation
         if np.array_equal(improved, policy):

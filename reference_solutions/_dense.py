@@ -1,0 +1,180 @@
+"""Policy iteration for a small model, on dense arrays.
+
+A course's own board has 15 to a few hundred states. There a solve is a handful of
+policies, each a dense linear solve of 33 microseconds on 100 states, and what the sparse
+path spends around them (building sparse matrices, scipy's checks of them, one pass per
+group of states with as many actions) costs more than the arithmetic. Here the model is one
+``pairs x live states`` array, made once per solve; evaluating a policy is one gather and one
+LAPACK ``gesv``, the Q-values one product, choosing among a state's actions one row-wise
+minimum over a table padded with ``inf``.
+
+Everything is signed for minimisation, as in :mod:`._solver`; the terminal states, whose
+values are known, are folded into each pair's cost once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import lapack
+
+from ._linear import DENSE_LIMIT
+from ._model import Model
+
+__all__ = ["DenseModel", "fits"]
+
+# Up to this many states a policy's chain is solved as a dense system anyway; the same
+# limit decides which way a model goes: the public boards of classic, aimed, efron and the
+# trap lane go this way, boosted's (701 states, most of them folded out of its solves as
+# sure moves) the sparse way.
+MAX_STATES = DENSE_LIMIT
+
+
+def fits(model: Model) -> bool:
+    """Whether :class:`DenseModel` is the quicker way to solve ``model``."""
+    return model.n_pairs > 0 and model.n_states <= MAX_STATES
+
+
+@dataclass(frozen=True, eq=False)
+class DenseModel:
+    """A model's arrays over its live (non-terminal) states, numbered ``0..m-1`` in order.
+
+    ``cost[p]`` is pair ``p``'s signed cost, plus what its moves into terminal states are
+    worth; ``column[e]`` and ``weight[e]`` are where the model's outcome ``e`` leads among the
+    live states and its probability times the discount (0 when it leads to a terminal
+    state); ``table[i]`` the pairs of live state ``i``, padded with ``n_pairs`` (whose Q-value
+    is ``inf``).
+    """
+
+    model: Model
+    live: np.ndarray
+    cost: np.ndarray
+    column: np.ndarray
+    weight: np.ndarray
+    table: np.ndarray
+
+    @classmethod
+    def of(cls, model: Model) -> DenseModel:
+        T = model.transitions
+        terminal = model.terminal
+        live = np.flatnonzero(~terminal)
+        cost = np.add.reduceat(T.data * model.outcome_cost, T.indptr[:-1])
+        if np.any(model.terminal_value):  # (0 on every live state)
+            # A move into a terminal state brings that state's value along.
+            worth = T.data * model.terminal_value[T.indices]
+            cost += model.discount * np.add.reduceat(worth, T.indptr[:-1])
+        weight = np.where(terminal[T.indices], 0.0, T.data)
+        if model.discount != 1.0:
+            weight *= model.discount
+        if model.maximize:
+            np.negative(cost, out=cost)
+        local = np.zeros(model.n_states, dtype=np.intp)
+        local[live] = np.arange(live.size)
+        widths = np.diff(model.pair_start)[live]
+        reach = np.arange(int(widths.max(initial=1)))
+        table = model.pair_start[live][:, None] + reach
+        table[reach >= widths[:, None]] = model.n_pairs
+        return cls(model=model, live=live, cost=cost, column=local[T.indices], weight=weight,
+                   table=table)  # fmt: skip
+
+    def evaluate(self, policy: np.ndarray) -> np.ndarray:
+        """The live states' values under ``policy`` (a pair per live state), which must be
+        proper: ``I - P`` is then a nonsingular M-matrix."""
+        _, _, values, info = lapack.dgesv(self._system(policy), self.cost[policy], overwrite_a=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"singular chain (gesv: {info})")
+        return values
+
+    def evaluate_if_proper(self, policy: np.ndarray) -> np.ndarray | None:
+        """:meth:`evaluate` for a policy not known to be proper, or ``None`` when its solve
+        does not prove it proper.
+
+        The same solve also finds ``x = (I - P)^-1 1``, the expected number of moves before
+        the policy ends. If ``x > 0`` and ``(I - P) x > 0`` hold beyond any rounding, the
+        Z-matrix ``I - P`` is a nonsingular M-matrix, so ``P^k -> 0``: from every state the
+        policy ends in a terminal state with probability 1 (Berman and Plemmons,
+        *Nonnegative Matrices in the Mathematical Sciences*, 6.2.3, condition I27). The
+        proof needs ``P`` undiscounted: a discounted model proves nothing here.
+        """
+        if self.model.discount != 1.0:
+            return None
+        m = policy.size
+        system = self._system(policy)
+        rhs = np.ones((m, 2))
+        rhs[:, 0] = self.cost[policy]
+        _, _, both, info = lapack.dgesv(system, rhs)  # ``system`` is kept for the check
+        moves = both[:, 1]
+        if info != 0 or not np.all(np.isfinite(both)) or not np.all(moves > 0):
+            return None
+        # Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and the
+        # product below is off by at most (m + 2) eps times that.
+        slack = 2.0 * (m + 2) * np.finfo(float).eps * float(moves.max())
+        if not np.all(system @ moves > slack):
+            return None
+        return both[:, 0].copy()
+
+    def _system(self, policy: np.ndarray) -> np.ndarray:
+        """``I - P`` of ``policy``, dense, over the live states."""
+        m = policy.size
+        indptr = self.model.transitions.indptr
+        if self.table.shape[1] == 1:  # the one policy there is: every outcome, in order
+            flat = np.repeat(np.arange(0, m * m, m), np.diff(indptr))
+            flat += self.column
+            weight = self.weight
+        else:
+            first = indptr[policy]
+            lengths = indptr[policy + 1] - first
+            ends = np.cumsum(lengths)
+            outcomes = np.repeat(first - (ends - lengths), lengths)
+            outcomes += np.arange(int(ends[-1]))
+            flat = np.repeat(np.arange(0, m * m, m), lengths)
+            flat += self.column[outcomes]
+            weight = self.weight[outcomes]
+        system = np.bincount(flat, weights=weight, minlength=m * m).astype(float, copy=False)
+        np.negative(system, out=system)
+        system[:: m + 1] += 1.0
+        return system.reshape(m, m)
+
+    def lookahead(self, most: int) -> np.ndarray:
+        """The greedy policy of value iteration from 0, swept until a sweep leaves that
+        policy as it was (or ``most`` sweeps): a start for policy iteration that is near
+        the optimum, where each state's first pair needs more policies, or is not proper
+        (efron's blue die runs into a chute and back)."""
+        # The first sweep's policy only looks one move ahead (on a board where each move
+        # costs a turn, every pair is alike and it is the first pairs): it is compared
+        # from the second sweep on.
+        values, policy = self.greedy(self.q_values(np.zeros(self.live.size)))
+        for _ in range(most - 1):
+            values, greedy = self.greedy(self.q_values(values))
+            if np.array_equal(greedy, policy):
+                break
+            policy = greedy
+        return policy
+
+    def q_values(self, values: np.ndarray) -> np.ndarray:
+        """Signed Q-values of every pair, and one ``inf`` after them for the table's padding."""
+        T = self.model.transitions
+        q = np.empty(self.cost.size + 1)
+        q[:-1] = np.add.reduceat(self.weight * values[self.column], T.indptr[:-1])
+        q[:-1] += self.cost
+        q[-1] = np.inf
+        return q
+
+    def greedy(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per live state, the smallest Q-value and the first pair that has it."""
+        if self.table.shape[1] == 1:
+            pairs = self.table[:, 0]
+            return q[pairs], pairs
+        options = q[self.table]
+        pick = options.argmin(axis=1)
+        rows = np.arange(pick.size)
+        return options[rows, pick], self.table[rows, pick]
+
+    def within(self, q: np.ndarray, bound: np.ndarray) -> np.ndarray:
+        """Per pair, whether its Q-value is at most its state's ``bound``."""
+        if self.table.shape[1] == 1:
+            return np.ones(q.size - 1, dtype=bool)
+        hits = np.zeros(q.size, dtype=bool)
+        hits[self.table[q[self.table] <= bound[:, None]]] = True
+        return hits[:-1]

@@ -1,0 +1,237 @@
+"""Small models solved on dense arrays (``reference_solutions._dense``) against the sparse
+path, and the proof of properness their first solve gives."""
+
+from __future__ import annotations
+
+from collections import deque
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder import GoalUnreachable
+from reference_solutions import (
+    _dense,
+    _solver,
+    build_model,
+    evaluate_policy,
+    goal_distance,
+    make_problem,
+)
+from reference_solutions import policy_iteration as solve
+from tests.strategies import jump_boards, trap_boards
+
+JUMP_GAMES = ["classic", "boosted", "token-boosted", "aimed", "efron"]
+
+
+def sparse_solve(model):
+    with mock.patch.object(_dense, "MAX_STATES", 0):
+        assert not _dense.fits(model)
+        return solve(model)
+
+
+def same_solution(model) -> None:
+    """The dense path's values, Q-values and optimal pairs are the sparse path's; each
+    path's policy is optimal by the other's Q-values (equal options may be picked apart by
+    rounding)."""
+    assert _dense.fits(model)
+    try:
+        sparse = sparse_solve(model)
+    except GoalUnreachable as error:
+        with pytest.raises(GoalUnreachable) as raised:
+            solve(model)
+        assert str(raised.value) == str(error)
+        return
+    dense = solve(model)
+    scale = np.maximum(1.0, np.abs(sparse.values))
+    assert np.all(np.abs(dense.values - sparse.values) <= 1e-10 * scale)
+    assert np.all(
+        np.abs(dense.q_values - sparse.q_values) <= 1e-10 * np.maximum(1.0, np.abs(sparse.q_values))
+    )
+    assert np.array_equal(dense.values[model.terminal], model.terminal_value[model.terminal])
+    assert np.array_equal(dense.optimal, sparse.optimal)
+    assert np.array_equal(dense.policy < 0, model.terminal)
+    live = ~model.terminal
+    assert np.all(sparse.optimal[dense.policy[live]])
+    assert np.all(dense.optimal[sparse.policy[live]])
+    assert dense.residual < 1e-9
+
+
+@pytest.mark.parametrize("name", ["classic", "aimed", "efron", "trap-lane"])
+def test_public_boards_agree_with_the_sparse_path(name):
+    same_solution(make_problem(name).game.model)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    name=st.sampled_from(JUMP_GAMES),
+    board=jump_boards(max_goal=40, tens=False),
+    faces=st.integers(1, 6),
+    overshoot=st.sampled_from(["stay", "win", "bounce", "land:1"]),
+)
+def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
+    settings_ = [f"overshoot={overshoot}"]
+    if name != "efron":
+        settings_.append(f"faces={faces}")
+    if name == "token-boosted":
+        settings_.append("tokens=1")
+    model = make_problem(name, board, settings_).game.model
+    if _dense.fits(model):
+        same_solution(model)
+
+
+@settings(max_examples=40, deadline=None)
+@given(board=trap_boards, circle_overshoot=st.sampled_from(["wrap", "restart"]))
+def test_random_trap_layouts_agree_with_the_sparse_path(board, circle_overshoot):
+    same_solution(
+        make_problem("trap-lane", board, [f"circle_overshoot={circle_overshoot}"]).game.model
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(board=jump_boards(max_goal=40), discount=st.sampled_from([0.5, 0.9, 0.99]))
+def test_discounted_models_agree_with_the_sparse_path(board, discount):
+    settings_ = ["objective=discounted", f"discount={discount}"]
+    same_solution(make_problem("aimed", board, settings_).game.model)
+
+
+def test_a_hopeless_board_is_reported_as_the_sparse_path_reports_it():
+    # A one-square spinner can never pass the chute on 9: squares 0..8 never finish.
+    same_solution(make_problem("classic", {"goal": 10, "jumps": [[9, 1]]}, ["faces=1"]).game.model)
+
+
+def reaches_an_end(model, policy) -> np.ndarray:
+    """Per state, whether following ``policy`` (a pair per state, ``-1`` on terminal
+    states) can reach a terminal state: a plain breadth-first search backwards."""
+    P = model.transitions
+    before: list[list[int]] = [[] for _ in range(model.n_states)]
+    for s in np.flatnonzero(~model.terminal):
+        p = int(policy[s])
+        for t in P.indices[P.indptr[p] : P.indptr[p + 1]]:
+            before[int(t)].append(int(s))
+    seen = set(int(t) for t in np.flatnonzero(model.terminal))
+    queue = deque(seen)
+    while queue:
+        for s in before[queue.popleft()]:
+            if s not in seen:
+                seen.add(s)
+                queue.append(s)
+    return np.isin(np.arange(model.n_states), sorted(seen))
+
+
+@st.composite
+def chains(draw):
+    """A model of up to 8 live states and one or two terminal ones, each live state with
+    one or two pairs of up to 3 outcomes anywhere (so some policies are improper)."""
+    live = draw(st.integers(1, 8))
+    n = live + draw(st.integers(1, 2))
+    pair_state, outcome_pair, outcome_state, outcome_prob = [], [], [], []
+    for s in range(live):
+        for _ in range(draw(st.integers(1, 2))):
+            targets = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+            weights = draw(
+                st.lists(st.integers(1, 9), min_size=len(targets), max_size=len(targets))
+            )
+            for t, w in zip(targets, weights, strict=True):
+                outcome_pair.append(len(pair_state))
+                outcome_state.append(t)
+                outcome_prob.append(w / sum(weights))
+            pair_state.append(s)
+    return build_model(
+        n_states=n,
+        pair_state=np.array(pair_state),
+        pair_action=np.zeros(len(pair_state), dtype=np.int64),
+        outcome_pair=np.array(outcome_pair),
+        outcome_state=np.array(outcome_state),
+        outcome_prob=np.array(outcome_prob),
+        outcome_cost=1.0,
+        action_names=("go",),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=chains(), data=st.data())
+def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(model, data):
+    dense = _dense.DenseModel.of(model)
+    picks = [data.draw(st.sampled_from(list(model.pairs_of(int(s))))) for s in dense.live]
+    policy = np.full(model.n_states, -1)
+    policy[dense.live] = picks
+    proper = bool(reaches_an_end(model, policy).all())
+    values = dense.evaluate_if_proper(np.array(picks))
+    if not proper:
+        assert values is None
+        return
+    # Proper: the expected number of moves, by numpy's own solve, decides whether a proof
+    # is owed (far from any rounding it is).
+    P = model.transitions.toarray()[picks][:, dense.live]
+    moves = np.linalg.solve(np.eye(dense.live.size) - P, np.ones(dense.live.size))
+    if moves.max() < 1e6:
+        assert values is not None
+        assert np.allclose(values, evaluate_policy(model, policy)[dense.live], rtol=1e-12, atol=0)
+
+
+def test_efrons_first_dice_are_not_proved_proper():
+    # Each square's first die is mostly Blue, which always moves 3: on the public board
+    # some square's moves run into a chute and back for ever, as the search shows.
+    model = make_problem("efron").game.model
+    dense = _dense.DenseModel.of(model)
+    firsts = dense.table[:, 0]
+    assert "Blue" in {model.action_names[a] for a in model.action_of_pair[firsts]}
+    policy = np.full(model.n_states, -1)
+    policy[dense.live] = firsts
+    assert not reaches_an_end(model, policy).all()
+    assert dense.evaluate_if_proper(firsts) is None
+
+
+def test_a_discounted_model_proves_nothing():
+    model = make_problem("aimed", None, ["objective=discounted", "discount=0.9"]).game.model
+    dense = _dense.DenseModel.of(model)
+    assert dense.evaluate_if_proper(dense.table[:, 0]) is None
+
+
+@pytest.mark.parametrize("name", ["classic", "aimed", "efron", "trap-lane"])
+def test_lookahead_picks_one_of_each_states_own_pairs(name):
+    model = make_problem(name).game.model
+    dense = _dense.DenseModel.of(model)
+    policy = dense.lookahead(32)
+    for state, pair in zip(dense.live, policy, strict=True):
+        assert int(pair) in model.pairs_of(int(state))
+
+
+def plain_distances(model) -> np.ndarray:
+    """Fewest moves to a terminal state, any action allowed: a plain breadth-first search."""
+    P = model.transitions
+    before: list[set[int]] = [set() for _ in range(model.n_states)]
+    for s in range(model.n_states):
+        for p in model.pairs_of(s):
+            for t in P.indices[P.indptr[p] : P.indptr[p + 1]]:
+                before[int(t)].add(s)
+    dist = np.full(model.n_states, np.inf)
+    dist[model.terminal] = 0
+    queue = deque(int(t) for t in np.flatnonzero(model.terminal))
+    while queue:
+        t = queue.popleft()
+        for s in before[t]:
+            if dist[s] == np.inf:
+                dist[s] = dist[t] + 1
+                queue.append(s)
+    return dist
+
+
+@pytest.mark.parametrize("tree_limit", [0, 10**9])
+@pytest.mark.parametrize("name", ["classic", "boosted", "token-boosted", "efron", "trap-lane"])
+def test_goal_distance_both_ways_is_a_plain_search(name, tree_limit):
+    model = make_problem(name).game.model
+    with mock.patch.object(_solver, "_TREE_LIMIT", tree_limit):
+        assert np.array_equal(goal_distance(model), plain_distances(model))
+
+
+@pytest.mark.parametrize("tree_limit", [0, 10**9])
+def test_goal_distance_both_ways_marks_hopeless_states(tree_limit):
+    model = make_problem("classic", {"goal": 10, "jumps": [[9, 1]]}, ["faces=1"]).game.model
+    expected = plain_distances(model)
+    assert np.isinf(expected).any()
+    with mock.patch.object(_solver, "_TREE_LIMIT", tree_limit):
+        assert np.array_equal(goal_distance(model), expected)
