@@ -426,7 +426,9 @@ def policy_iteration(
     """Howard's policy iteration from a proper policy, each policy evaluated exactly.
 
     A large model with stages (:class:`Model`) is solved one stage at a time
-    (``iterations`` then counts the evaluations of all stages together)."""
+    (``iterations`` then counts the evaluations of all stages together). A small model
+    (:mod:`._dense`) starts from the policy a few sweeps of value iteration choose, once
+    its own solve proves it proper; ``iterations`` counts the policies, not the sweeps."""
     if model.stage is not None and model.n_states > STAGED_LIMIT:
         _check_reachable(model)
         values, iterations = _iterate_by_stage(model, max_iterations)
