@@ -412,7 +412,13 @@ def test_two_students_never_share_a_server(tmp_path, namespace, spy):
     namespace), and no two students do."""
     folder = tmp_path / "submissions"
     folder.mkdir()
-    source = with_prelude("report(pidns=_os.readlink('/proc/self/ns/pid'), uid=_os.getuid())")
+    # A namespace's inode number can be handed out again once it is gone (with two workers,
+    # the third student's sandbox may start after the first's ends), so each namespace is
+    # named by its number and when its first process started (field 22 of /proc/1/stat).
+    source = with_prelude(
+        "report(pidns=_os.readlink('/proc/self/ns/pid'),"
+        " born=open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19], uid=_os.getuid())"
+    )
     for student in ("ada", "bob", "cy"):
         (folder / f"{student}.py").write_text(source)
     batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES,
@@ -420,7 +426,7 @@ def test_two_students_never_share_a_server(tmp_path, namespace, spy):
     namespaces = {}
     for result in batch.results:
         assert result.score == result.max_score, result.student
-        seen = {reports(test)[0]["pidns"] for test in result.tests}
+        seen = {(reports(test)[0]["pidns"], reports(test)[0]["born"]) for test in result.tests}
         assert len(seen) == 1, result.student
         namespaces[result.student] = seen.pop()
     assert len(set(namespaces.values())) == 3
