@@ -122,9 +122,12 @@ def reaches_an_end(model, policy) -> np.ndarray:
 
 
 @st.composite
-def chains(draw):
+def chains(draw, priced: bool = False):
     """A model of up to 8 live states and one or two terminal ones, each live state with
-    one or two pairs of up to 3 outcomes anywhere (so some policies are improper)."""
+    one or two pairs of up to 3 outcomes anywhere (so some policies are improper). Each
+    move costs 1; ``priced``: each outcome its own cost (at least 0.1, so that a policy
+    that never ends costs without bound), each terminal state its own value, and perhaps
+    a discount."""
     live = draw(st.integers(1, 8))
     n = live + draw(st.integers(1, 2))
     pair_state, outcome_pair, outcome_state, outcome_prob = [], [], [], []
@@ -139,16 +142,30 @@ def chains(draw):
                 outcome_state.append(t)
                 outcome_prob.append(w / sum(weights))
             pair_state.append(s)
+    cost, terminal_value, discount = 1.0, None, 1.0
+    if priced:
+        money = st.floats(0.1, 10.0, allow_nan=False)
+        cost = np.array([draw(money) for _ in outcome_pair])
+        terminal_value = np.array([draw(st.floats(-5.0, 5.0)) for _ in range(n)])
+        discount = draw(st.sampled_from([1.0, 1.0, 0.9, 0.5]))
     return build_model(
         n_states=n,
         pair_state=np.array(pair_state),
-        pair_action=np.zeros(len(pair_state), dtype=np.int64),
+        pair_action=np.arange(len(pair_state)) - np.searchsorted(pair_state, pair_state),
         outcome_pair=np.array(outcome_pair),
         outcome_state=np.array(outcome_state),
         outcome_prob=np.array(outcome_prob),
-        outcome_cost=1.0,
-        action_names=("go",),
+        outcome_cost=cost,
+        terminal_value=terminal_value,
+        action_names=("first", "second"),
+        discount=discount,
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=chains(priced=True))
+def test_random_priced_chains_agree_with_the_sparse_path(model):
+    same_solution(model)
 
 
 @settings(max_examples=300, deadline=None)
