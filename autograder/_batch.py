@@ -504,9 +504,10 @@ def grade_folder(
     # while writing them is repaired by --resume, which grades nothing and writes them again.
     # A student's own board (with a manifest) names the same mistakes as the shared boards.
     words = mistake_words(cases)
-    # The pages first: the text reports end with the gradebook, the sign that all is there.
+    # The pages first: the text reports end with the gradebook, the sign that all is there
+    # (write_reports makes the pages durable with its own files, before the gradebook).
     (out / "feedback").mkdir(exist_ok=True)
-    notes += write_html_reports(out, ordered, assignment, words)
+    notes += write_html_reports(out, ordered, assignment, words, synced=False)
     names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and

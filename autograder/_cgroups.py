@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ._tidy import Tidy
+
 __all__ = [
     "CONTROLLERS",
     "Cgroups",
@@ -129,8 +131,13 @@ def _inside(mount_root: str, mount_point: str, path: str) -> Path | None:
 
 
 def _write(path: Path, text: str) -> None:
-    with open(path, "w", encoding="ascii") as file:
-        file.write(text)
+    # (os.open, not open(): a run's group takes several of these, and a text file object
+    # costs more than the write to a control file itself)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        os.write(fd, text.encode("ascii"))
+    finally:
+        os.close(fd)
 
 
 def _make_own(parent: Path) -> Path:
@@ -257,16 +264,26 @@ def _remove_own(cgroups: Cgroups) -> None:
 
 def _members(folder: Path) -> list[int]:
     try:
-        return [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
+        fd = os.open(folder / "cgroup.procs", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return []
+    chunks = []
+    try:
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+        return [int(pid) for pid in b"".join(chunks).split()]
     except (OSError, ValueError):
         return []
+    finally:
+        os.close(fd)
 
 
-def _kill_members(folder: Path, seconds: float = 10.0) -> None:
+def _kill_members(folder: Path, seconds: float = 10.0, v1: bool = False) -> None:
     """Kill every process in the group: it may fork while the signals go round (up to its
-    process cap), so look again until nobody is left."""
+    process cap), so look again until nobody is left. ``v1``: a cgroup v1 group, which has
+    no ``cgroup.kill`` to look for."""
     kill = folder / "cgroup.kill"  # cgroup v2, Linux 5.14 and later: all at once
-    if kill.exists():
+    if not v1 and kill.exists():
         with contextlib.suppress(OSError):
             _write(kill, "1")
     kill_until_gone(lambda: _members(folder), seconds)
@@ -419,16 +436,27 @@ class RunGroup:
         return False
 
     def kill(self) -> None:
+        v1 = self.cgroups.version == 1
         for folder in dict.fromkeys(self.folders.values()):
-            _kill_members(folder)
+            _kill_members(folder, v1=v1)
 
-    def remove(self) -> None:
+    def remove(self, tidy: Tidy | None = None) -> None:
+        """Kill what is left of the run, then remove the group: at once, or (emptied, it
+        holds nothing that matters any more) on ``tidy``'s thread."""
         self.kill()
         for fd in self._open.values():
             os.close(fd)
         self._open.clear()
-        for folder in dict.fromkeys(self.folders.values()):
-            _rmdir(folder)
+        folders = list(dict.fromkeys(self.folders.values()))
+        if tidy is None:
+            _rmdirs(folders)
+        else:
+            tidy.add(functools.partial(_rmdirs, folders))
+
+
+def _rmdirs(folders: Iterable[Path]) -> None:
+    for folder in folders:
+        _rmdir(folder)
 
 
 def join_command(

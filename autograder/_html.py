@@ -23,11 +23,11 @@ from ._assignments import Assignment
 from ._boards import board_family
 from ._boards._picture import BoardPicture
 from ._errors import BoardError
-from ._files import write_atomic
+from ._files import sync_folders, write_atomic
 from ._plain import printable
 from ._reports import feedback_names, gradebook_status, score_buckets, tally_mistakes
 from ._results import SubmissionResult, TestResult
-from ._svg import Bar, Paint, bars_svg, board_svg, scale_fill, templates
+from ._svg import Bar, Paint, bars_svg, board_svg, scale_fill, shared_drawings, templates
 from ._texts import GENERIC_MISTAKES
 
 __all__ = [
@@ -418,25 +418,33 @@ def write_html_reports(
     results: Sequence[SubmissionResult],
     assignment: Assignment,
     descriptions: Mapping[str, str] | None = None,
+    *,
+    synced: bool = True,
 ) -> list[str]:
     """``feedback/<student>.html`` beside each student's text feedback, and ``index.html``
     linking them, each replaced atomically. A report that cannot be written (or drawn) does
-    not stop the others: what went wrong is returned, one line per file."""
+    not stop the others: what went wrong is returned, one line per file. ``synced=False``:
+    the pages are not made durable here, for a caller that syncs the folders later (as
+    ``write_reports`` does, before its gradebook): one flush for all the reports."""
     problems: list[str] = []
     names = {s: Path(n).with_suffix(".html").name for s, n in feedback_names(
         r.student for r in results).items()}  # fmt: skip
     links: dict[str, str] = {}
-    for result in results:
-        name = names[result.student]
-        try:
-            page = submission_html(result, assignment, descriptions)
-            write_atomic(out / "feedback" / name, page)
-        except (OSError, ValueError) as err:
-            problems.append(f"report of {result.student} not written: {err}")
-            continue
-        links[result.student] = f"feedback/{name}"
+    with shared_drawings():  # most students' public boards look the same: drawn once
+        for result in results:
+            name = names[result.student]
+            try:
+                page = submission_html(result, assignment, descriptions)
+                write_atomic(out / "feedback" / name, page, synced=False)
+            except (OSError, ValueError) as err:
+                problems.append(f"report of {result.student} not written: {err}")
+                continue
+            links[result.student] = f"feedback/{name}"
     try:
-        write_atomic(out / INDEX, batch_html(results, assignment, descriptions, links))
+        write_atomic(out / INDEX, batch_html(results, assignment, descriptions, links),
+                     synced=False)  # fmt: skip
     except (OSError, ValueError) as err:
         problems.append(f"{INDEX} not written: {err}")
+    if synced:
+        sync_folders(out / "feedback", out)
     return problems

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._exports import CANVAS_FILE, MOODLE_FILE, canvas_gradebook, moodle_gradebook
-from ._files import write_atomic
+from ._files import sync_folders, write_atomic
 from ._plain import cell, printable
 from ._results import SubmissionResult, TestResult
 from ._texts import GENERIC_MISTAKES
@@ -354,28 +354,36 @@ def write_reports(
     ``out``, each replaced atomically, the gradebook last. ``mistakes.csv`` is written only
     when the class made some mistake or missed some entry (a batch where every run was
     right, or none was read, has none). A feedback file that cannot be written does not
-    stop the others: what went wrong is returned, one line per file, for the summary."""
+    stop the others: what went wrong is returned, one line per file, for the summary.
+
+    Everything in ``out`` and ``out/feedback`` (the pages ``write_html_reports`` left
+    unsynced too) is made durable at once just before the gradebook, which is synced on its
+    own: a gradebook that survives a power cut means every report before it did."""
     problems: list[str] = []
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
     names = feedback_names(r.student for r in results)
     for r in results:
         try:
-            write_atomic(feedback / names[r.student], feedback_text(r, title))
+            write_atomic(feedback / names[r.student], feedback_text(r, title), synced=False)
         except OSError as err:
             problems.append(f"feedback of {r.student} not written: {err}")
     maximum = max((r.max_score for r in results), default=0.0)
     write_atomic(
-        out / "histogram.txt", "\n".join(histogram([r.score for r in results], maximum)) + "\n"
+        out / "histogram.txt",
+        "\n".join(histogram([r.score for r in results], maximum)) + "\n",
+        synced=False,
     )
     tally = tally_mistakes(results, descriptions)
     # The csv module ends rows with CRLF; newline="" keeps them as they are.
     # Always written, a header alone when no one made a named mistake, so that a TA's
     # spreadsheet or script finds the file in every batch.
-    write_atomic(out / MISTAKES, mistakes_text(tally), newline="")
+    write_atomic(out / MISTAKES, mistakes_text(tally), newline="", synced=False)
     # The LMS's own layouts (``_exports``), then the gradebook, last.
     column = canvas_column or title or (results[0].assignment if results else "score")
-    write_atomic(out / CANVAS_FILE, canvas_gradebook(results, column, names), newline="")
-    write_atomic(out / MOODLE_FILE, moodle_gradebook(results, names), newline="")
+    write_atomic(out / CANVAS_FILE, canvas_gradebook(results, column, names), newline="",
+                 synced=False)  # fmt: skip
+    write_atomic(out / MOODLE_FILE, moodle_gradebook(results, names), newline="", synced=False)
+    sync_folders(feedback, out)
     write_atomic(out / "grades.csv", gradebook_text(results, names), newline="")
     return problems

@@ -36,6 +36,7 @@ from ._sandbox import (
     lent_uid,
     processes_of,
 )
+from ._tidy import Tidy
 
 __all__ = ["Run", "RunStatus", "Tracked", "clean_environment", "follow", "run_limited"]
 
@@ -116,6 +117,7 @@ def run_limited(
     work: Path | None = None,
     hidden: Sequence[Path] = (),
     watch: Callable[[], bool] | None = None,
+    tidy: Tidy | None = None,
 ) -> Run:
     """Run ``argv`` (``argv[0]`` an absolute path) under ``limits``; read at most
     ``limits.output_kb`` of standard output, then stop the program.
@@ -124,7 +126,8 @@ def run_limited(
     ``cwd``) is the only place it may write, ``hidden`` paths are kept from it, and at the
     ``user`` level or as root it runs as a lent uid whose every process is killed afterwards.
     Where the isolation has control groups, the run gets one of its own (``_cgroups``), and
-    all of it is killed at the end, at every level. ``watch``: see ``_run``.
+    all of it is killed at the end, at every level; the emptied group is removed on
+    ``tidy``'s thread if one is given. ``watch``: see ``_run``.
     """
     isolation = isolation or Isolation("process")
     work = work or cwd
@@ -146,7 +149,7 @@ def run_limited(
         joins: list[Path] = []
         if isolation.cgroups is not None:
             group = RunGroup(isolation.cgroups, limits.memory_mb, limits.processes)
-            stack.callback(group.remove)
+            stack.callback(group.remove, tidy)
             # The join prefix is a single-threaded shell that has started nothing yet: it
             # may move itself alone, which is faster (``RunGroup.self_joins``).
             joins = group.self_joins or group.joins

@@ -19,7 +19,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ._files import remove_tree, tree_size
+from ._files import libc, remove_tree, tree_size
+from ._tidy import Tidy
 
 __all__ = ["FOLDER_FILES", "FOLDER_MB", "RUN_PREFIX", "run_folder", "sized_folders"]
 
@@ -29,20 +30,16 @@ FOLDER_FILES = 4096  # entries (files and folders) in it
 _MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def _mount(folder: Path) -> bool:
     options = f"size={FOLDER_MB}m,nr_inodes={FOLDER_FILES},mode=0700"
-    done = _libc().mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_NOSUID | _MS_NODEV,
+    done = libc().mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_NOSUID | _MS_NODEV,
                          options.encode())  # fmt: skip
     return done == 0
 
 
 def _unmount(folder: str | Path) -> None:
     # Detached: a process still holding it open (none should) cannot keep it mounted.
-    _libc().umount2(os.fsencode(folder), _MNT_DETACH)
+    libc().umount2(os.fsencode(folder), _MNT_DETACH)
 
 
 @functools.cache
@@ -114,16 +111,26 @@ def sweep_stale_runs() -> None:
                 remove_tree(entry.path)
 
 
+def _remove(work: Path, mounted: bool) -> None:
+    if mounted:
+        _unmount(work)
+    remove_tree(work)
+
+
 @contextlib.contextmanager
-def run_folder(sized: bool) -> Iterator[tuple[Path, Callable[[], bool] | None]]:
+def run_folder(
+    sized: bool, tidy: Tidy | None = None
+) -> Iterator[tuple[Path, Callable[[], bool] | None]]:
     """A fresh folder for one run, and the check to make while it runs (``None`` when the
-    folder is ``sized``: a tmpfs bounds it itself). Removed afterwards."""
+    folder is ``sized``: a tmpfs bounds it itself). Removed afterwards: at once, or with
+    ``tidy`` on its thread (unmounted and removed while the next run starts: ``_tidy``)."""
     sweep_stale_runs()
     work = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-"))
     mounted = sized and _mount(work)
     try:
         yield work, (None if mounted else measure(work))
     finally:
-        if mounted:
-            _unmount(work)
-        remove_tree(work)
+        if tidy is None:
+            _remove(work, mounted)
+        else:
+            tidy.add(functools.partial(_remove, work, mounted))

@@ -38,6 +38,7 @@ from ._run_folder import run_folder, sized_folders
 from ._sandbox import Isolation, close_to_others, protected_paths
 from ._templates import program_name
 from ._texts import SHOWN_WRONG
+from ._tidy import Tidy
 from ._verdict import verdict
 from ._warm_sandbox import WarmSandbox, warm_sandbox
 
@@ -133,22 +134,24 @@ def _run_once(
     isolation: Isolation,
     hidden: Sequence[Path],
     warm: WarmSandbox | None = None,
+    tidy: Tidy | None = None,
 ) -> tuple[Run, Path]:
     """One run of the program on ``case``'s board in a fresh folder of its own, removed
-    afterwards; the run, and the folder its traceback lines name. With ``warm`` (the
-    submission's sandbox, ``_warm_sandbox``), the board runs there, unless that sandbox
-    cannot run it (then it runs as any other: a sandbox of its own)."""
+    afterwards (by ``tidy``, if given, on its thread); the run, and the folder its
+    traceback lines name. With ``warm`` (the submission's sandbox, ``_warm_sandbox``), the
+    board runs there, unless that sandbox cannot run it (then it runs as any other: a
+    sandbox of its own)."""
     if warm is not None and not warm.broken:
         with warm.board() as place:
             home, copied, argv = _board_folder(program, submission, case, place.work)
             run = warm.run(place, argv, copied.parent, clean_environment(place.work), limits)
             if run is not None:
                 return run, home
-    with run_folder(not sized_folders()) as (work, watch):
+    with run_folder(not sized_folders(), tidy) as (work, watch):
         home, copied, argv = _board_folder(program, submission, case, work)
         run = run_limited(argv, copied.parent, clean_environment(work), limits,
                           isolation=isolation, work=work, hidden=hidden,
-                          watch=watch)  # fmt: skip
+                          watch=watch, tidy=tidy)  # fmt: skip
         return run, home
 
 
@@ -165,22 +168,25 @@ def run_case(
     policy: PolicyJudge | None = None,
     shown: int | None = SHOWN_WRONG,
     warm: WarmSandbox | None = None,
+    tidy: Tidy | None = None,
 ) -> TestResult:
     """Run the program on one board in a fresh temporary folder, removed afterwards, at the
     ``isolation`` level given (``process`` by default), with ``hidden`` paths kept from it;
-    in the submission's warm sandbox ``warm`` if it has one (``_warm_sandbox``).
+    in the submission's warm sandbox ``warm`` if it has one (``_warm_sandbox``). ``tidy``:
+    what clears up after the run, on its own thread (``_tidy``; by default at once).
 
     Without a control group, a run that timed out beside other runs may have been starved
     of CPU by them: if it used less CPU time than the wall clock gave it, it is run again
     alone (``_TURNS``) before it is called a timeout, and the staff lines say so."""
     isolation = isolation or Isolation("process")
     with _TURNS.beside() as company:
-        run, home = _run_once(program, submission, case, limits, isolation, hidden, warm)
+        run, home = _run_once(program, submission, case, limits, isolation, hidden, warm, tidy)
     note = ""
     if _starved(run, isolation, company.others):
         with _TURNS.alone():
             first = run
-            run, home = _run_once(program, submission, case, limits, isolation, hidden, warm)
+            run, home = _run_once(program, submission, case, limits, isolation, hidden, warm,
+                                  tidy)  # fmt: skip
         note = (
             f"timed out beside {company.others} other run(s) after {first.seconds:.1f} s with "
             f"{first.cpu_seconds:.2f} s of CPU time: run again alone ({run.status})"
@@ -368,12 +374,13 @@ def _graded(
     path: str,
 ) -> SubmissionResult:
     """Every case of a submission made ready (``Prepared``), in a warm sandbox of its own
-    where one applies (``_warm_sandbox``)."""
+    where one applies (``_warm_sandbox``). What each run leaves is cleared up while the
+    next one runs (``_tidy``), and all of it is gone before this returns."""
     submission, program = ready.folder, ready.program
     language = language_for(program)
     assert language is not None
-    with warm_sandbox(language, isolation, hidden, submission, program,
-                      sized=not sized_folders()) as warm:  # fmt: skip
+    with Tidy() as tidy, warm_sandbox(language, isolation, hidden, submission, program,
+                                      sized=not sized_folders()) as warm:  # fmt: skip
         name = assignment.name
         max_score = sum(c.points for c in cases)
         timeouts = 0
@@ -389,7 +396,7 @@ def _graded(
                                   feedback=(why,))  # fmt: skip
             result = run_case(program, submission, case, assignment, limits, quote_output,
                               isolation, hidden=hidden, policy=policy, shown=shown,
-                              warm=warm)  # fmt: skip
+                              warm=warm, tidy=tidy)  # fmt: skip
             with lock:
                 timeouts += result.status == "timeout"
             return result

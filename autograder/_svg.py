@@ -5,8 +5,10 @@ coordinates are rounded, nothing depends on time or on a dictionary's history.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +26,7 @@ __all__ = [
     "bars_svg",
     "board_svg",
     "scale_fill",
+    "shared_drawings",
     "templates",
 ]
 
@@ -96,6 +99,23 @@ def _arrow_path(picture: BoardPicture, start: int, end: int, bend: float) -> str
     return f"M{_n(x1)} {_n(y1)}Q{_n(mx)} {_n(my)} {_n(x2)} {_n(y2)}"
 
 
+# Boards drawn within ``shared_drawings``, by what they were drawn from; ``None`` outside.
+_drawn: ContextVar[dict[tuple, str] | None] = ContextVar("_drawn", default=None)
+_DRAWN_KEPT = 256  # drawings kept at most (tens of kilobytes each)
+
+
+@contextlib.contextmanager
+def shared_drawings() -> Iterator[None]:
+    """Within the ``with``, a board drawn again exactly as before (the same picture, paint,
+    ``ident`` and caption: every student right on the public board) is drawn once. Kept
+    for the ``with`` only: a batch's pages, not the process."""
+    token = _drawn.set({})
+    try:
+        yield
+    finally:
+        _drawn.reset(token)
+
+
 def board_svg(
     picture: BoardPicture,
     paint: Mapping[int, Paint],
@@ -105,6 +125,25 @@ def board_svg(
 ) -> str:
     """``picture`` with each square painted as ``paint`` says (a square it leaves out is
     plain). ``ident`` must be unique on the page: the arrow heads are named after it."""
+    drawn = _drawn.get()
+    if drawn is None:
+        return _board_svg(picture, paint, ident=ident, caption=caption)
+    key = (picture, tuple(sorted(paint.items())), ident, caption)
+    svg = drawn.get(key)
+    if svg is None:
+        svg = _board_svg(picture, paint, ident=ident, caption=caption)
+        if len(drawn) < _DRAWN_KEPT:
+            drawn[key] = svg
+    return svg
+
+
+def _board_svg(
+    picture: BoardPicture,
+    paint: Mapping[int, Paint],
+    *,
+    ident: str,
+    caption: str,
+) -> str:
     size = CELL - _GAP
     squares = []
     for place in picture.places:
