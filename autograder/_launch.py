@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 
 CLONE_NEWUSER = 0x10000000
@@ -47,6 +48,10 @@ LIMIT_KEYS = ("cpu", "memory_mb", "file_mb", "files", "nproc", "uid")
 # program started by this script inherits them ignored (a file-size limit then fails a write
 # with EFBIG instead of killing the program). The direct launch ignores them too.
 IGNORED_SIGNALS = ("SIGPIPE", "SIGXFSZ")
+# A shell starts a background job (``autograder grade ... &``, a CI script) with these two
+# ignored, which would reach the program the same way: it gets them at their default, as
+# from a terminal (Python then installs its KeyboardInterrupt handler).
+DEFAULT_SIGNALS = ("SIGINT", "SIGQUIT")
 UMASK = 0o077  # what the run creates is its own
 
 
@@ -167,6 +172,8 @@ def main() -> None:
         # still go with it.
         _unshare(_libc(), CLONE_NEWIPC)
     os.umask(UMASK)
+    for name in DEFAULT_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
     os.execv(sys.argv[2], sys.argv[2:])
 
 

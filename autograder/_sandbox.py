@@ -37,6 +37,7 @@ import functools
 import os
 import resource
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -52,7 +53,7 @@ from ._assignments import assignments_dir
 from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
 from ._files import remove_tree
-from ._launch import IGNORED_SIGNALS, UMASK, bounded, rlimits
+from ._launch import DEFAULT_SIGNALS, IGNORED_SIGNALS, UMASK, bounded, rlimits
 
 __all__ = ["LEVELS", "Isolation", "IsolationLevel", "protected_paths"]
 
@@ -409,14 +410,24 @@ def direct_launch(
     started from it inherits ignored, and as root a fresh IPC namespace), after joining the
     control group files ``joins``, without a second Python start-up; ``None`` where the
     launcher must do it: a run as another user (``limits["uid"]``), no working ``unshare``
-    here as root (``direct_ready``), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
+    here as root (``direct_ready``), a grader that ignores SIGINT or SIGQUIT (started in the
+    background), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
     turned_off = os.environ.get(DIRECT_ENV, "").lower() in ("0", "off", "no", "false")
-    if limits.get("uid") is not None or turned_off:
+    if limits.get("uid") is not None or turned_off or _ignoring_defaults():
         return None
     unshare = direct_ready()
     if unshare is None:
         return None
     return _direct(limits, joins, unshare)
+
+
+def _ignoring_defaults() -> bool:
+    """Whether this process ignores a signal a program should get at its default
+    (``_launch.DEFAULT_SIGNALS``: a grader started in the background). A shell cannot undo
+    what it was started ignoring; the launcher can."""
+    return any(
+        signal.getsignal(getattr(signal, name)) == signal.SIG_IGN for name in DEFAULT_SIGNALS
+    )
 
 
 # -- the bubblewrap command -----------------------------------------------------------------

@@ -180,6 +180,8 @@ def _reset_state(request: dict[str, Any]) -> None:
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # (ignored in a grader started in the background, as SIGINT is: ``_launch``)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.environ.clear()
     os.environ.update(request["env"])

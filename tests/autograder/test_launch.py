@@ -8,11 +8,13 @@ is checked here (the speed is ``benchmarks/bench_throughput.py``'s business)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
 import resource
 import shutil
+import signal
 import stat
 import sys
 from collections.abc import Iterator
@@ -307,3 +309,37 @@ def test_other_levels_keep_the_launcher(monkeypatch, tmp_path, level):
     assert re.search(r"Max cpu time +3 +4 ", run.stdout.decode())
     assert str(LAUNCHER) in command or sandbox.LAUNCHER_INSIDE in command
     assert not any("read go" in word for word in command)
+
+
+SIGNALS = (
+    "import signal\n"
+    "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler,"
+    " signal.getsignal(signal.SIGQUIT) == signal.SIG_DFL)\n"
+)
+
+
+@contextlib.contextmanager
+def started_in_the_background() -> Iterator[None]:
+    """This process as a shell starts a background job: SIGINT and SIGQUIT ignored."""
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGQUIT)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_a_program_gets_sigint_and_sigquit_at_their_default(tools, monkeypatch, tmp_path,
+                                                            background):  # fmt: skip
+    """However the grader was started, a run's program starts as from a terminal: SIGINT
+    at its default (so Python's KeyboardInterrupt handler is installed) and SIGQUIT too.
+    A shell cannot undo a signal it was started ignoring, so a grader in the background
+    takes the launcher."""
+    argv = _program(tmp_path, SIGNALS)
+    with started_in_the_background() if background else contextlib.nullcontext():
+        run, command = recorded(monkeypatch, argv, tmp_path, clean_environment(tmp_path),
+                                LIMITS)  # fmt: skip
+    assert (run.status, run.returncode) == ("exited", 0), run
+    assert run.stdout.decode().split() == ["True", "True"]
+    assert (str(LAUNCHER) in command) == background

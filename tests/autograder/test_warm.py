@@ -547,3 +547,34 @@ def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, namespace
     except OSError:
         command = b""
     assert b"warm.py" not in command
+
+
+def test_a_grader_started_in_the_background_gives_boards_the_usual_signals(
+    tmp_path, namespace, monkeypatch
+):
+    """A shell starts a background job (``grade ... &``, a CI script) with SIGINT and SIGQUIT
+    ignored, and an ignored signal stays ignored across exec: a board still starts with them
+    at their default (Python's KeyboardInterrupt handler on SIGINT), warm or cold."""
+    program = tmp_path / "p.py"
+    program.write_text(
+        "import signal\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler,"
+        " signal.getsignal(signal.SIGQUIT) == signal.SIG_DFL)\n"
+    )
+    language = language_for(program)
+    assert language is not None
+    hidden = protected_paths(*HIDDEN)
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGQUIT)}
+    try:
+        monkeypatch.setenv("AUTOGRADER_WARM", "off")
+        cold, _ = _run_once(program, program, CASES[0], LIMITS, namespace, hidden)
+        monkeypatch.delenv("AUTOGRADER_WARM")
+        with warm_sandbox(language, namespace, hidden, program, program,
+                          sized=not sized_folders()) as warm:  # fmt: skip
+            assert warm is not None
+            hot, _ = _run_once(program, program, CASES[0], LIMITS, namespace, hidden, warm)
+            assert warm.broken == ""
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+    assert cold.stdout.split() == hot.stdout.split() == [b"True", b"True"]
