@@ -50,6 +50,25 @@ def fresh_direct_check() -> Iterator[None]:
     sandbox.direct_ready.cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def in_the_foreground() -> Iterator[None]:
+    """This process as a grader started from a terminal, whatever started the tests (a CI
+    script run in the background ignores SIGINT and SIGQUIT, and the direct launch then
+    gives way to the launcher: ``test_a_program_gets_sigint_and_sigquit_at_their_default``)."""
+    with signals_as({signal.SIGINT: signal.default_int_handler, signal.SIGQUIT: signal.SIG_DFL}):
+        yield
+
+
+@contextlib.contextmanager
+def signals_as(handlers: dict) -> Iterator[None]:
+    saved = {number: signal.signal(number, handler) for number, handler in handlers.items()}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
 @pytest.fixture
 def tools() -> None:
     """The direct launch must be possible here, or there is nothing to compare. CI (which
@@ -318,17 +337,6 @@ SIGNALS = (
 )
 
 
-@contextlib.contextmanager
-def started_in_the_background() -> Iterator[None]:
-    """This process as a shell starts a background job: SIGINT and SIGQUIT ignored."""
-    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGQUIT)}
-    try:
-        yield
-    finally:
-        for number, handler in saved.items():
-            signal.signal(number, handler)
-
-
 @pytest.mark.parametrize("background", [False, True])
 def test_a_program_gets_sigint_and_sigquit_at_their_default(tools, monkeypatch, tmp_path,
                                                             background):  # fmt: skip
@@ -337,7 +345,8 @@ def test_a_program_gets_sigint_and_sigquit_at_their_default(tools, monkeypatch, 
     A shell cannot undo a signal it was started ignoring, so a grader in the background
     takes the launcher."""
     argv = _program(tmp_path, SIGNALS)
-    with started_in_the_background() if background else contextlib.nullcontext():
+    ignored = {signal.SIGINT: signal.SIG_IGN, signal.SIGQUIT: signal.SIG_IGN}
+    with signals_as(ignored) if background else contextlib.nullcontext():
         run, command = recorded(monkeypatch, argv, tmp_path, clean_environment(tmp_path),
                                 LIMITS)  # fmt: skip
     assert (run.status, run.returncode) == ("exited", 0), run
