@@ -78,6 +78,11 @@ class DenseModel:
         return cls(model=model, live=live, cost=cost, column=local[T.indices], weight=weight,
                    table=table)  # fmt: skip
 
+    @property
+    def single(self) -> bool:
+        """Every live state has one pair (a Markov chain, as in classic)."""
+        return self.table.shape[1] == 1
+
     def evaluate(self, policy: np.ndarray) -> np.ndarray:
         """The live states' values under ``policy`` (a pair per live state), which must be
         proper: ``I - P`` is then a nonsingular M-matrix."""
@@ -118,7 +123,7 @@ class DenseModel:
         """``I - P`` of ``policy``, dense, over the live states."""
         m = policy.size
         indptr = self.model.transitions.indptr
-        if self.table.shape[1] == 1:  # the one policy there is: every outcome, in order
+        if self.single:  # the one policy there is: every outcome, in order
             flat = np.repeat(np.arange(0, m * m, m), np.diff(indptr))
             flat += self.column
             weight = self.weight
@@ -163,7 +168,7 @@ class DenseModel:
 
     def greedy(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per live state, the smallest Q-value and the first pair that has it."""
-        if self.table.shape[1] == 1:
+        if self.single:
             pairs = self.table[:, 0]
             return q[pairs], pairs
         options = q[self.table]
@@ -173,7 +178,7 @@ class DenseModel:
 
     def within(self, q: np.ndarray, bound: np.ndarray) -> np.ndarray:
         """Per pair, whether its Q-value is at most its state's ``bound``."""
-        if self.table.shape[1] == 1:
+        if self.single:
             return np.ones(q.size - 1, dtype=bool)
         hits = np.zeros(q.size, dtype=bool)
         hits[self.table[q[self.table] <= bound[:, None]]] = True

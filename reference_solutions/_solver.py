@@ -400,7 +400,7 @@ def _finish(
     q = q_values(model, values)
     q_min = q if sign > 0 else -q
     best, policy = _greedy(model, q_min)
-    optimal = _within(model, q_min, best + tie_tolerance * np.maximum(1.0, np.abs(best)))
+    optimal = _within(model, q_min, _near(best, tie_tolerance))
     del q_min
     live = ~model.terminal
     residual = float(np.max(np.abs(best[live] - sign * values[live]), initial=0.0))
@@ -448,11 +448,16 @@ def _first_policy(model: Model) -> np.ndarray:
     return proper_policy(model, _reachable_distances(model))
 
 
+def _near(best: np.ndarray, tolerance: float) -> np.ndarray:
+    """What is within ``tolerance`` of ``best``, relative (absolute below 1)."""
+    return best + tolerance * np.maximum(1.0, np.abs(best))
+
+
 def _settled(current: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Per state, whether policy iteration keeps its action, whose (signed) Q-value is
     ``current``: unless another is better by more than rounding noise, so that ties
     cannot make the iteration cycle."""
-    return current <= best + 1e-12 * np.maximum(1.0, np.abs(best))
+    return current <= _near(best, 1e-12)
 
 
 def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: float) -> Solution:
@@ -461,8 +466,7 @@ def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: fl
     dense = DenseModel.of(model)
     # A start whose own solve proves it proper needs no graph search (on a course's board
     # it is so); else the usual one.
-    single = dense.table.shape[1] == 1
-    policy = dense.table[:, 0] if single else dense.lookahead(_LOOKAHEAD)
+    policy = dense.table[:, 0] if dense.single else dense.lookahead(_LOOKAHEAD)
     live_values = dense.evaluate_if_proper(policy)
     if live_values is None:
         policy = _first_policy(model)[dense.live]
@@ -471,7 +475,7 @@ def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: fl
     while True:
         q = dense.q_values(live_values)
         best, greedy = dense.greedy(q)
-        if single:
+        if dense.single:
             break
         keep = _settled(q[policy], best)
         if keep.all():
@@ -484,7 +488,7 @@ def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: fl
     sign = _sign(model)
     values = model.terminal_value.astype(float)
     values[dense.live] = sign * live_values
-    optimal = dense.within(q, best + tie_tolerance * np.maximum(1.0, np.abs(best)))
+    optimal = dense.within(q, _near(best, tie_tolerance))
     chosen = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
     chosen[dense.live] = greedy
     residual = float(np.max(np.abs(best - live_values), initial=0.0))
