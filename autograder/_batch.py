@@ -21,7 +21,7 @@ from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
 from ._files import remove_temporaries, sync_folder, write_atomic
-from ._html import write_html_reports
+from ._html import submission_html, write_html_reports
 from ._isolation import detect_isolation
 from ._late import apply_late, lateness
 from ._lms import BLACKBOARD, Submission, find_submissions, unused_label
@@ -29,8 +29,9 @@ from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
 from ._sandbox import Isolation
-from ._similarity import write_similarity
+from ._similarity import submission_tokens, write_similarity
 from ._submission import grade_submission
+from ._svg import shared_drawings
 
 __all__ = [
     "META",
@@ -374,6 +375,32 @@ def _code_of(
     ]
 
 
+class _EarlyReports:
+    """The reports' per-student share of the work (a student's page, the tokens of their
+    code for the similarity report), done as each result is logged, while the other
+    submissions run, rather than all of it after the last one. The reports are still
+    written at the end from the whole log; what is done here is only used there for the
+    very result it was made from, and anything that fails here is simply done again there,
+    where a failure is reported as before."""
+
+    def __init__(self, assignment: Assignment, words: Mapping[str, str],
+                 paths: Mapping[str, Path]) -> None:  # fmt: skip
+        self.assignment = assignment
+        self.words = words
+        self.paths = paths
+        self.pages: dict[str, tuple[SubmissionResult, str]] = {}
+        self.tokens: dict[str, list[str]] = {}
+
+    def prepare(self, result: SubmissionResult) -> None:
+        student = result.student
+        with contextlib.suppress(Exception):
+            self.pages[student] = (result, submission_html(result, self.assignment, self.words))
+        path = self.paths.get(student)
+        if path is not None:
+            with contextlib.suppress(Exception):
+                self.tokens[student] = submission_tokens(path)
+
+
 def grade_folder(
     name: str,
     folder: str | Path,
@@ -453,7 +480,15 @@ def grade_folder(
     results = dict(done)
     progress_bar = _Progress(len(todo), progress)
     lock = threading.Lock()
-    with open(path, "a", encoding="utf-8") as log, ThreadPoolExecutor(max(1, workers)) as pool:
+    # A student's own board (with a manifest) names the same mistakes as the shared boards.
+    words = mistake_words(cases)
+    code = _code_of(assigned, folder, unpacked_from)
+    early = _EarlyReports(assignment, words, {student: path for student, path, _ in code})
+    with (
+        open(path, "a", encoding="utf-8") as log,
+        ThreadPoolExecutor(max(1, workers)) as pool,
+        shared_drawings(),  # the early pages': most students' public boards look the same
+    ):
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
@@ -470,6 +505,7 @@ def grade_folder(
                 progress_bar.update(result)
             if on_result is not None:
                 on_result(result)
+            early.prepare(result)
 
         pending: set[Future[SubmissionResult]] = set()
         queue = list(reversed(todo))
@@ -502,15 +538,14 @@ def grade_folder(
     ordered = tuple(sorted(results.values(), key=lambda r: r.student))
     # Reports are rewritten from the whole log on every run, each file atomically, so a kill
     # while writing them is repaired by --resume, which grades nothing and writes them again.
-    # A student's own board (with a manifest) names the same mistakes as the shared boards.
-    words = mistake_words(cases)
     # The pages first: the text reports end with the gradebook, the sign that all is there
     # (write_reports makes the pages durable with its own files, before the gradebook).
     (out / "feedback").mkdir(exist_ok=True)
-    notes += write_html_reports(out, ordered, assignment, words, synced=False)
+    notes += write_html_reports(out, ordered, assignment, words, synced=False,
+                                rendered=early.pages)  # fmt: skip
     names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.
-    notes += write_similarity(out, _code_of(assigned, folder, unpacked_from), assignment)
+    notes += write_similarity(out, code, assignment, read=early.tokens)
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

@@ -420,12 +420,15 @@ def write_html_reports(
     descriptions: Mapping[str, str] | None = None,
     *,
     synced: bool = True,
+    rendered: Mapping[str, tuple[SubmissionResult, str]] | None = None,
 ) -> list[str]:
     """``feedback/<student>.html`` beside each student's text feedback, and ``index.html``
     linking them, each replaced atomically. A report that cannot be written (or drawn) does
     not stop the others: what went wrong is returned, one line per file. ``synced=False``:
     the pages are not made durable here, for a caller that syncs the folders later (as
-    ``write_reports`` does, before its gradebook): one flush for all the reports."""
+    ``write_reports`` does, before its gradebook): one flush for all the reports.
+    ``rendered``: pages made already (``submission_html``), by student, each with the
+    result it was made from; one is used only for that very result."""
     problems: list[str] = []
     names = {s: Path(n).with_suffix(".html").name for s, n in feedback_names(
         r.student for r in results).items()}  # fmt: skip
@@ -433,8 +436,12 @@ def write_html_reports(
     with shared_drawings():  # most students' public boards look the same: drawn once
         for result in results:
             name = names[result.student]
+            made = (rendered or {}).get(result.student)
             try:
-                page = submission_html(result, assignment, descriptions)
+                if made is not None and made[0] is result:
+                    page = made[1]
+                else:
+                    page = submission_html(result, assignment, descriptions)
                 write_atomic(out / "feedback" / name, page, synced=False)
             except (OSError, ValueError) as err:
                 problems.append(f"report of {result.student} not written: {err}")

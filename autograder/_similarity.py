@@ -36,7 +36,7 @@ import json
 import keyword
 import re
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -337,14 +337,23 @@ def similarity_text(pairs: Sequence[Pair]) -> str:
 
 
 def write_similarity(
-    out: Path, submissions: Sequence[tuple[str, Path, str]], assignment: Assignment
+    out: Path,
+    submissions: Sequence[tuple[str, Path, str]],
+    assignment: Assignment,
+    *,
+    read: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """Write ``out/similarity.csv`` for ``(student, path, shown path)`` submissions; return
-    notes for the summary. Never raises: a failure is a note, and the grades stand."""
+    notes for the summary. Never raises: a failure is a note, and the grades stand.
+    ``read``: the tokens of some students' submissions (``submission_tokens``), read
+    already."""
+    known = read or {}
     try:
         starter = tokens(starter_program(assignment), ".py")
-        read = [(student, shown, submission_tokens(path)) for student, path, shown in submissions]
-        write_atomic(out / SIMILARITY, similarity_text(similar_pairs(read, starter)), newline="")
+        streams = [(student, shown, known[student] if student in known else submission_tokens(path))
+                   for student, path, shown in submissions]  # fmt: skip
+        write_atomic(out / SIMILARITY, similarity_text(similar_pairs(streams, starter)),
+                     newline="")  # fmt: skip
     except Exception as err:  # a staff report must never cost the batch its grades
         return [f"{SIMILARITY} not written: {err.__class__.__name__}: {err}"]
     return []

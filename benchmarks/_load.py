@@ -10,3 +10,18 @@ def load_line(when: str) -> str:
     one, five, fifteen = os.getloadavg()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return f"load average {when}: {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {cores} cores)"
+
+
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy since boot, over all its cores (user,
+    system, interrupts; not idle or I/O wait), from ``/proc/stat``: what a batch costs in
+    CPU, the grader's threads, its programs and the kernel's own work for them (a process's
+    ``getrusage`` misses the kernel threads that free what a run leaves). NaN where there
+    is no ``/proc/stat``."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")

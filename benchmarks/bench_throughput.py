@@ -19,10 +19,11 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
   does not have: there the grader can be faster than the bare runs. ``namespace-cold`` is
   the same level with that warm interpreter turned off (``AUTOGRADER_WARM=off``): a fresh
   sandbox and interpreter per board, as at ``process``. At ``process`` (as the grader's own
-  user) the limits are set by util-linux's ``prlimit`` and ``unshare`` exec'd in a chain
-  (autograder/_sandbox.py, ``direct_launch``); ``process-launcher`` is the same level with
-  the Python launcher instead (``AUTOGRADER_DIRECT_LAUNCH=off``, as where those two are
-  missing), for reference.
+  user) a shell joins the run's control groups and waits while the grader sets its limits
+  from outside (``prlimit(2)``), then ``exec``s the program, as root through util-linux's
+  ``unshare --ipc`` (autograder/_sandbox.py, ``direct_launch``); ``process-launcher`` is
+  the same level with the Python launcher instead (``AUTOGRADER_DIRECT_LAUNCH=off``, as
+  where ``unshare`` is missing), for reference.
 - bare: ``python3 program.py board.json`` for every program and board, standard output
   captured, with N programs at a time (each program's boards one after another, as the
   grader runs them).
@@ -30,7 +31,9 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
 Rounds interleave every configuration: in each round, the configurations of one -j run
 together, in an order rotating from round to round. A configuration's figure is its
 median. Overhead = graded total / bare total - 1, from the medians ("paired": the median
-over rounds of each round's own ratio, a check on drift). Targets: under 10% at
+over rounds of each round's own ratio, a check on drift). "cpu" compares the CPU time the
+whole machine spent busy per program run (``/proc/stat``) with the bare runs': with both
+cores busy, -j 2's overhead is that, plus the time a core waits. Targets: under 10% at
 ``process``, under 20% at ``namespace``. Every graded submission must score full
 marks and every bare run must exit 0, or the comparison is void (exit status 1).
 Figures depend on the machine: quote them with it.
@@ -50,7 +53,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from _load import load_line
+from _load import busy_seconds, load_line
 from _machine import machine  # benchmarks/_machine.py, beside this script
 from _submissions import copy_as, examples
 
@@ -167,6 +170,7 @@ def main() -> int:
         configs = [(j, level) for j in (1, 2) for level in ("bare", *levels)]
         runs_s: dict[tuple[int, str], list[float]] = {c: [] for c in configs}
         total_s: dict[tuple[int, str], list[float]] = {c: [] for c in configs}
+        cpu_s: dict[tuple[int, str], list[float]] = {c: [] for c in configs}  # machine-wide
         # warm up: page cache, imports, the sandbox's first start
         bare_runs(programs[:1], boards, 1)
         for level in levels:
@@ -177,6 +181,7 @@ def main() -> int:
             rotated = kinds[k % len(kinds):] + kinds[:k % len(kinds)]  # fmt: skip
             order = [(j, level) for j in ((1, 2) if k % 2 == 0 else (2, 1)) for level in rotated]
             for j, level in order:
+                before = busy_seconds()
                 if level == "bare":
                     seconds = bare_runs(programs, boards, j)
                     runs_s[j, level].append(seconds)
@@ -186,18 +191,22 @@ def main() -> int:
                     ran, total = graded_run(name, folder, out, answers, cases, j, level)
                     runs_s[j, level].append(ran)
                     total_s[j, level].append(total)
+                cpu_s[j, level].append(busy_seconds() - before)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(load_line("at the end") + "\n")
     print(f"  {'-j':>2} {'how':<16} {'runs s':>7} {'total s':>8} {'(min-max)':>11} {'subm./s':>8} "
-          f"{'ms/run':>7} {'overhead':>9} {'paired':>7}  target")  # fmt: skip
+          f"{'ms/run':>7} {'cpu/run':>7} {'overhead':>9} {'paired':>7} {'cpu':>6}  "
+          "target")  # fmt: skip
     missed = []
+    runs_per_batch = count * len(cases)
     for j, level in configs:
+        cpu = 1000 * statistics.median(cpu_s[j, level]) / runs_per_batch
         ran, total = statistics.median(runs_s[j, level]), statistics.median(total_s[j, level])
         spread = f"{min(total_s[j, level]):.2f}-{max(total_s[j, level]):.2f}"
         row = (f"  {j:>2} {level:<16} {ran:7.2f} {total:8.2f} {spread:>11} {count / total:8.2f} "
-               f"{1000 * total * j / (count * len(cases)):7.1f}")  # fmt: skip
+               f"{1000 * total * j / runs_per_batch:7.1f} {cpu:7.1f}")  # fmt: skip
         if level == "bare":
             print(row)
             continue
@@ -208,10 +217,15 @@ def main() -> int:
             verdict = f"{'met' if over < TARGETS[level] else 'NOT met'} (< {TARGETS[level]:.0%})"
             if over >= TARGETS[level]:
                 missed.append(f"-j {j} {level}")
-        print(f"{row} {over:9.1%} {paired(total_s[j, level], bare):7.1%}  {verdict}")
-    print("\nruns: until the last result is logged; total: with the reports; (min-max) of total. "
-          "ms/run: total x workers / program runs.\noverhead: total / bare total - 1, medians; "
-          "paired: the median over rounds of each round's own ratio.")  # fmt: skip
+        more = statistics.median(cpu_s[j, level]) / statistics.median(cpu_s[j, "bare"]) - 1
+        print(f"{row} {over:9.1%} {paired(total_s[j, level], bare):7.1%} {more:6.1%}  {verdict}")
+    print("\nruns: until the last result is logged; total: with the reports; (min-max) of total."
+          "\nms/run: total x workers / program runs; cpu/run: the CPU time the whole machine "
+          "spent busy\n(/proc/stat: the grader, its programs, the kernel's work for them) / "
+          "program runs.\noverhead: total / bare total - 1, medians; paired: the median over "
+          "rounds of each round's own ratio;\ncpu: cpu/run / bare's - 1 (with both cores busy, "
+          "-j 2's overhead is about this, plus the time\na core waits: the reports, the last "
+          "submission).")  # fmt: skip
     print(f"targets: {'all met' if not missed else 'NOT met at ' + ', '.join(missed)}")
     return 0
 

@@ -25,10 +25,11 @@ from autograder import (
     output_format,
     submission_html,
 )
+from autograder._batch import grade_folder
 from autograder._boards import board_family
 from autograder._cases import mistake_words
 from autograder._gradescope import gradescope_results
-from autograder._html import submission_fragment
+from autograder._html import submission_fragment, write_html_reports
 from autograder._verdict import grade_output
 from autograder.cli import main
 from tests.grading import answer_cases
@@ -424,3 +425,43 @@ def test_every_family_draws_every_square_of_its_public_board():
         assert picture is not None
         numbers = [p.square for p in picture.places]
         assert len(numbers) == len(set(numbers))
+
+
+def test_a_page_made_earlier_is_written_only_for_the_result_it_was_made_from(tmp_path):
+    assignment, _, result = graded("trap-lane", student="ada")
+    twin = SubmissionResult.from_json(json.loads(json.dumps(result.to_json())))  # equal, not it
+    (tmp_path / "feedback").mkdir()
+    made = {"ada": (result, "<p>made while the others ran</p>")}
+    assert write_html_reports(tmp_path, [result], assignment, rendered=made) == []
+    assert (tmp_path / "feedback" / "ada.html").read_text() == made["ada"][1]
+    assert write_html_reports(tmp_path, [twin], assignment, rendered=made) == []
+    assert (tmp_path / "feedback" / "ada.html").read_text() == submission_html(twin, assignment)
+
+
+def test_a_batch_makes_each_page_as_its_result_is_logged(tmp_path, monkeypatch):
+    """A batch's pages are made while the other submissions run: the renderer the reports
+    call at the end may fail, and every page is still there, each as a page made at the end
+    would be."""
+    import autograder._html as html
+    from reference_solutions import ReferenceAnswers, reference_program
+
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "ada.py").write_text(reference_program("trap-lane"))
+    (folder / "bob.py").write_text("print('nothing useful')\n")
+    answers = ReferenceAnswers()
+    assignment = load_assignment("trap-lane")
+    cases = answers.cases(assignment)
+
+    def at_the_end(*args, **kwargs):
+        raise ValueError("not made at the end")
+
+    monkeypatch.setattr(html, "submission_html", at_the_end)
+    batch = grade_folder("trap-lane", folder, tmp_path / "out", answers=answers, cases=cases,
+                         workers=2, isolation="process")  # fmt: skip
+    assert not [n for n in batch.notes if "not written" in n], batch.notes
+    monkeypatch.undo()
+    words = mistake_words(cases)
+    for result in batch.results:
+        page = (tmp_path / "out" / "feedback" / f"{result.student}.html").read_text()
+        assert page == submission_html(result, assignment, words)

@@ -20,6 +20,7 @@ from autograder._similarity import (
     starter_program,
     submission_tokens,
     tokens,
+    write_similarity,
 )
 from reference_solutions import ReferenceAnswers, answer_key
 
@@ -213,3 +214,37 @@ def test_submission_tokens_read_files_folders_and_archives(tmp_path, examples):
     found = [submission_tokens(tmp_path / n) for n in ("a.py", "b", "c.zip")]
     assert found[0] == found[1] == found[2] and len(found[0]) > 100
     assert submission_tokens(Path(tmp_path / "missing.py")) == []
+
+
+def test_tokens_read_already_are_used_in_place_of_the_files(tmp_path, examples):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "alice.py").write_text(examples["correct_loops.py"])
+    (folder / "bob.py").write_text(examples["correct_numpy.py"])
+    code = [(s, folder / f"{s}.py", f"{s}.py") for s in ("alice", "bob")]
+    # As read while the batch ran: bob's code was alice's then.
+    loops = tokens(examples["correct_loops.py"], ".py")
+    for read, pairs in (({}, []), ({"bob": loops}, [("alice", "bob")])):
+        assert write_similarity(tmp_path, code, CLASSIC, read=read) == []
+        with open(tmp_path / SIMILARITY, newline="") as file:
+            assert [(r[0], r[1]) for r in list(csv.reader(file))[1:]] == pairs
+
+
+def test_a_batch_reads_each_submission_as_its_result_is_logged(tmp_path, examples, monkeypatch):
+    import autograder._similarity as similarity
+
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "alice.py").write_text(examples["correct_loops.py"])
+    (folder / "bob.py").write_text(disguised(examples["correct_loops.py"]))
+    (folder / "carol.py").write_text(examples["correct_numpy.py"])
+
+    def at_the_end(path):
+        raise OSError("not read at the end")
+
+    monkeypatch.setattr(similarity, "submission_tokens", at_the_end)
+    batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES,
+                         workers=2)  # fmt: skip
+    assert not [n for n in batch.notes if SIMILARITY in n], batch.notes
+    with open(tmp_path / "out" / SIMILARITY, newline="") as file:
+        assert [(r[0], r[1]) for r in list(csv.reader(file))[1:]] == [("alice", "bob")]
