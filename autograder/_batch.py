@@ -48,6 +48,8 @@ META = "batch.json"
 # An LMS download given as one archive: what it may unpack to (students' own archives
 # inside it are unpacked later, each with a submission's caps).
 DOWNLOAD_CAPS = Caps(500 << 20, 50_000)
+# Pages made while a batch runs are kept until its end: about 1,000 students' worth.
+EARLY_PAGES_MB = 64
 
 
 @dataclass(frozen=True)
@@ -381,7 +383,8 @@ class _EarlyReports:
     submissions run, rather than all of it after the last one. The reports are still
     written at the end from the whole log; what is done here is only used there for the
     very result it was made from, and anything that fails here is simply done again there,
-    where a failure is reported as before."""
+    where a failure is reported as before. The pages kept are bounded (``EARLY_PAGES_MB``):
+    a larger class's later pages are made at the end, as before."""
 
     def __init__(self, assignment: Assignment, words: Mapping[str, str],
                  paths: Mapping[str, Path]) -> None:  # fmt: skip
@@ -390,11 +393,15 @@ class _EarlyReports:
         self.paths = paths
         self.pages: dict[str, tuple[SubmissionResult, str]] = {}
         self.tokens: dict[str, list[str]] = {}
+        self._room = int(EARLY_PAGES_MB * (1 << 20))  # characters of pages still to keep
 
     def prepare(self, result: SubmissionResult) -> None:
         student = result.student
-        with contextlib.suppress(Exception):
-            self.pages[student] = (result, submission_html(result, self.assignment, self.words))
+        if self._room > 0:
+            with contextlib.suppress(Exception):
+                page = submission_html(result, self.assignment, self.words)
+                self.pages[student] = (result, page)
+                self._room -= len(page)
         path = self.paths.get(student)
         if path is not None:
             with contextlib.suppress(Exception):

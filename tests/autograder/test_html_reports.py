@@ -465,3 +465,17 @@ def test_a_batch_makes_each_page_as_its_result_is_logged(tmp_path, monkeypatch):
     for result in batch.results:
         page = (tmp_path / "out" / "feedback" / f"{result.student}.html").read_text()
         assert page == submission_html(result, assignment, words)
+
+
+def test_the_pages_kept_while_a_batch_runs_are_bounded(monkeypatch):
+    import autograder._batch as batch
+
+    assignment, _, ada = graded("trap-lane", student="ada")
+    _, _, bob = graded("trap-lane", student="bob")
+    page = submission_html(ada, assignment)
+    # Room for a little less than one page: the first is kept, none after it.
+    monkeypatch.setattr(batch, "EARLY_PAGES_MB", len(page) / 2 / (1 << 20))
+    early = batch._EarlyReports(assignment, {}, {})
+    early.prepare(ada)
+    early.prepare(bob)
+    assert list(early.pages) == ["ada"] and early.pages["ada"] == (ada, page)
