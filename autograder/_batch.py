@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -48,7 +49,8 @@ META = "batch.json"
 # An LMS download given as one archive: what it may unpack to (students' own archives
 # inside it are unpacked later, each with a submission's caps).
 DOWNLOAD_CAPS = Caps(500 << 20, 50_000)
-# Pages made while a batch runs are kept until its end: about 1,000 students' worth.
+# Pages made while a batch runs are kept until its end, up to this much memory: the pages
+# of 400 to 2,000 students (30 to 150 kB each).
 EARLY_PAGES_MB = 64
 
 
@@ -393,7 +395,7 @@ class _EarlyReports:
         self.paths = paths
         self.pages: dict[str, tuple[SubmissionResult, str]] = {}
         self.tokens: dict[str, list[str]] = {}
-        self._room = int(EARLY_PAGES_MB * (1 << 20))  # characters of pages still to keep
+        self._room = int(EARLY_PAGES_MB * (1 << 20))  # bytes of pages still to keep
 
     def prepare(self, result: SubmissionResult) -> None:
         student = result.student
@@ -401,7 +403,7 @@ class _EarlyReports:
             with contextlib.suppress(Exception):
                 page = submission_html(result, self.assignment, self.words)
                 self.pages[student] = (result, page)
-                self._room -= len(page)
+                self._room -= sys.getsizeof(page)
         path = self.paths.get(student)
         if path is not None:
             with contextlib.suppress(Exception):
@@ -550,6 +552,7 @@ def grade_folder(
     (out / "feedback").mkdir(exist_ok=True)
     notes += write_html_reports(out, ordered, assignment, words, synced=False,
                                 rendered=early.pages)  # fmt: skip
+    early.pages.clear()
     names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and

@@ -16,11 +16,14 @@ def busy_seconds() -> float:
     """CPU seconds the whole machine has spent busy since boot, over all its cores (user,
     system, interrupts; not idle or I/O wait), from ``/proc/stat``: what a batch costs in
     CPU, the grader's threads, its programs and the kernel's own work for them (a process's
-    ``getrusage`` misses the kernel threads that free what a run leaves). NaN where there
-    is no ``/proc/stat``."""
+    ``getrusage`` misses the kernel threads that free what a run leaves); not the time a
+    virtual machine's host took its cores away (steal). NaN where there is no
+    ``/proc/stat``."""
     try:
         with open("/proc/stat", encoding="ascii") as stat:
-            fields = [int(x) for x in stat.readline().split()[1:9]]
+            # user, nice, system, idle, iowait, irq, softirq (then steal; guest time is
+            # counted in user already)
+            fields = [int(x) for x in stat.readline().split()[1:8]]
     except (OSError, ValueError):
         return float("nan")
     idle = fields[3] + fields[4]  # idle, iowait

@@ -89,7 +89,8 @@ def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
                how: str) -> tuple[float, float]:  # fmt: skip
     """(seconds until the last result, seconds in all) grading ``folder`` into ``out`` at
     the isolation level ``how`` names (``namespace-cold``: without the warm interpreter;
-    ``process-launcher``: with the Python launcher)."""
+    ``process-launcher``: with the Python launcher). ``out`` is left for the caller to
+    remove."""
     level, variant = how, None
     for suffix, switch in VARIANTS.items():
         if how.endswith(suffix):
@@ -115,7 +116,6 @@ def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
                 os.environ.pop(switch, None)
             else:
                 os.environ[switch] = value
-    shutil.rmtree(out)
     return last[0] - start, total
 
 
@@ -175,6 +175,7 @@ def main() -> int:
         bare_runs(programs[:1], boards, 1)
         for level in levels:
             graded_run(name, folder, tmp / "warm", answers, cases, 2, level)
+            shutil.rmtree(tmp / "warm")
         kinds = ("bare", *levels)
         for k in range(runs):
             # Each -j's configurations together, in an order rotating from round to round.
@@ -192,6 +193,8 @@ def main() -> int:
                     runs_s[j, level].append(ran)
                     total_s[j, level].append(total)
                 cpu_s[j, level].append(busy_seconds() - before)
+                if level != "bare":
+                    shutil.rmtree(out)  # (not counted: a bare run leaves nothing to remove)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -439,9 +439,10 @@ def test_a_page_made_earlier_is_written_only_for_the_result_it_was_made_from(tmp
 
 
 def test_a_batch_makes_each_page_as_its_result_is_logged(tmp_path, monkeypatch):
-    """A batch's pages are made while the other submissions run: the renderer the reports
-    call at the end may fail, and every page is still there, each as a page made at the end
-    would be."""
+    """A batch's pages are made while the other submissions run, each right after its
+    result is logged: the renderer the reports call at the end may fail, and every page is
+    still there, each as a page made at the end would be."""
+    import autograder._batch as batch_module
     import autograder._html as html
     from reference_solutions import ReferenceAnswers, reference_program
 
@@ -456,10 +457,20 @@ def test_a_batch_makes_each_page_as_its_result_is_logged(tmp_path, monkeypatch):
     def at_the_end(*args, **kwargs):
         raise ValueError("not made at the end")
 
+    events: list[tuple[str, str]] = []
+
+    def early(result, *args):
+        events.append(("page", result.student))
+        return submission_html(result, *args)
+
     monkeypatch.setattr(html, "submission_html", at_the_end)
+    monkeypatch.setattr(batch_module, "submission_html", early)
     batch = grade_folder("trap-lane", folder, tmp_path / "out", answers=answers, cases=cases,
-                         workers=2, isolation="process")  # fmt: skip
+                         workers=2, isolation="process",
+                         on_result=lambda r: events.append(("logged", r.student)))  # fmt: skip
     assert not [n for n in batch.notes if "not written" in n], batch.notes
+    first, second = (student for what, student in events if what == "logged")
+    assert events == [("logged", first), ("page", first), ("logged", second), ("page", second)]
     monkeypatch.undo()
     words = mistake_words(cases)
     for result in batch.results:
