@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+# The games played on a jump board (every assignment but the trap lane).
+JUMP_GAMES = ["classic", "boosted", "token-boosted", "aimed", "efron"]
+OVERSHOOTS = st.sampled_from(["stay", "win", "bounce", "land:1"])
+
+
+def jump_game_settings(name: str, faces: int, overshoot: str) -> list[str]:
+    """``make_problem`` settings for ``name`` with ``overshoot`` and, where the game has a
+    die of its own size (all but efron's fixed dice), ``faces``."""
+    settings = [f"overshoot={overshoot}"]
+    if name != "efron":
+        settings.append(f"faces={faces}")
+    return settings
+
 
 @st.composite
 def jump_boards(draw, min_goal: int = 10, max_goal: int = 60, tens: bool = True):

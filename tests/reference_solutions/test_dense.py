@@ -21,9 +21,7 @@ from reference_solutions import (
     make_problem,
 )
 from reference_solutions import policy_iteration as solve
-from tests.strategies import jump_boards, trap_boards
-
-JUMP_GAMES = ["classic", "boosted", "token-boosted", "aimed", "efron"]
+from tests.strategies import JUMP_GAMES, OVERSHOOTS, jump_boards, jump_game_settings, trap_boards
 
 
 def sparse_solve(model):
@@ -69,12 +67,10 @@ def test_public_boards_agree_with_the_sparse_path(name):
     name=st.sampled_from(JUMP_GAMES),
     board=jump_boards(max_goal=40, tens=False),
     faces=st.integers(1, 6),
-    overshoot=st.sampled_from(["stay", "win", "bounce", "land:1"]),
+    overshoot=OVERSHOOTS,
 )
 def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
-    settings_ = [f"overshoot={overshoot}"]
-    if name != "efron":
-        settings_.append(f"faces={faces}")
+    settings_ = jump_game_settings(name, faces, overshoot)
     if name == "token-boosted":
         settings_.append("tokens=1")
     model = make_problem(name, board, settings_).game.model

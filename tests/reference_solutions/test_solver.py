@@ -14,9 +14,7 @@ from reference_solutions import (
     policy_iteration,
     value_iteration,
 )
-from tests.strategies import jump_boards, trap_boards
-
-JUMP_GAMES = ["classic", "boosted", "token-boosted", "aimed", "efron"]
+from tests.strategies import JUMP_GAMES, OVERSHOOTS, jump_boards, jump_game_settings, trap_boards
 
 
 def agree(problem) -> None:
@@ -47,12 +45,10 @@ def test_public_boards_agree(name):
     name=st.sampled_from(JUMP_GAMES),
     board=jump_boards(max_goal=50, tens=False),
     faces=st.integers(2, 6),
-    overshoot=st.sampled_from(["stay", "win", "bounce", "land:1"]),
+    overshoot=OVERSHOOTS,
 )
 def test_random_jump_boards_agree(name, board, faces, overshoot):
-    settings_ = [f"overshoot={overshoot}"]
-    if name != "efron":
-        settings_.append(f"faces={faces}")
+    settings_ = jump_game_settings(name, faces, overshoot)
     agree(make_problem(name, board, settings_))
 
 
