@@ -467,10 +467,11 @@ def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: fl
     # A start whose own solve proves it proper needs no graph search (on a course's board
     # it is so); else the usual one.
     policy = dense.table[:, 0] if dense.single else dense.lookahead(_LOOKAHEAD)
-    live_values = dense.evaluate_if_proper(policy)
-    if live_values is None:
+    evaluated = dense.evaluate_if_proper(policy)
+    if evaluated is None:
         policy = _first_policy(model)[dense.live]
-        live_values = dense.evaluate(policy)
+        evaluated = dense.evaluate(policy)
+    live_values, factors = evaluated
     iterations = 1
     while True:
         q = dense.q_values(live_values)
@@ -483,7 +484,7 @@ def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: fl
         if iterations == max_iterations:
             raise NotConverged(f"policy iteration did not settle in {max_iterations} iterations")
         policy = np.where(keep, policy, greedy)
-        live_values = dense.evaluate(policy)
+        live_values, factors = dense.evaluate(policy, factors)
         iterations += 1
     sign = _sign(model)
     values = model.terminal_value.astype(float)

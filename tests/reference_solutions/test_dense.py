@@ -172,17 +172,99 @@ def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(mo
     policy = np.full(model.n_states, -1)
     policy[dense.live] = picks
     proper = bool(reaches_an_end(model, policy).all())
-    values = dense.evaluate_if_proper(np.array(picks))
+    evaluated = dense.evaluate_if_proper(np.array(picks))
     if not proper:
-        assert values is None
+        assert evaluated is None
         return
     # Proper: the expected number of moves, by numpy's own solve, decides whether a proof
     # is owed (far from any rounding it is).
     P = model.transitions.toarray()[picks][:, dense.live]
     moves = np.linalg.solve(np.eye(dense.live.size) - P, np.ones(dense.live.size))
     if moves.max() < 1e6:
-        assert values is not None
-        assert np.allclose(values, evaluate_policy(model, policy)[dense.live], rtol=1e-12, atol=0)
+        assert evaluated is not None
+        assert np.allclose(
+            evaluated[0], evaluate_policy(model, policy)[dense.live], rtol=1e-12, atol=0
+        )
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=chains(priced=True), data=st.data())
+def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, data):
+    # Two policies, each state's pair drawn for each: the second is solved from the first's
+    # factors (Woodbury), however many states changed, and must match numpy's own solve
+    # of the second's system.
+    dense = _dense.DenseModel.of(model)
+    draws = [
+        np.array([data.draw(st.sampled_from(list(model.pairs_of(int(s))))) for s in dense.live])
+        for _ in range(2)
+    ]
+    systems = []
+    for picks in draws:
+        policy = np.full(model.n_states, -1)
+        policy[dense.live] = picks
+        if model.discount == 1.0 and not reaches_an_end(model, policy).all():
+            return
+        P = model.transitions.toarray()[picks][:, dense.live] * model.discount
+        systems.append(np.eye(dense.live.size) - P)
+    first, second = draws
+    _, factors = dense.evaluate(first)
+    with mock.patch.object(_dense, "FEW", 1.0), mock.patch.object(_dense, "UPDATE_FROM", 0):
+        values, used = dense.evaluate(second, factors)
+    assert used is factors  # the update was made, not a factorisation of its own
+    expected = np.linalg.solve(systems[1], dense.cost[second])
+    scale = max(1.0, float(np.abs(expected).max())) * np.linalg.cond(systems[1], np.inf)
+    assert np.all(np.abs(values - expected) <= 1e-12 * scale)
+
+
+def test_only_a_policy_near_the_one_factored_is_solved_from_its_factors():
+    model = make_problem("efron").game.model
+    dense = _dense.DenseModel.of(model)
+    optimum = solve(model).policy[dense.live]
+    plain = _solver.proper_policy(model)[dense.live]  # proper, and far from the optimum
+    differ = np.flatnonzero(plain != optimum)
+    assert differ.size > 2 * _dense.FEW * dense.live.size
+    near = optimum.copy()
+    near[differ[:3]] = plain[differ[:3]]
+    _, factors = dense.evaluate(optimum)
+    for policy, from_factors in ((near, True), (plain, False)):
+        full = np.full(model.n_states, -1)
+        full[dense.live] = policy
+        assert reaches_an_end(model, full).all()
+        values, used = dense.evaluate(policy, factors)
+        assert (used is factors) == from_factors
+        expected = evaluate_policy(model, full)[dense.live]
+        assert np.allclose(values, expected, rtol=1e-12, atol=0)
+
+
+def test_a_small_model_factors_every_policy_afresh():
+    # Below UPDATE_FROM states a factorisation is cheaper than the update (15 states: 12
+    # against 22 microseconds).
+    model = make_problem("trap-lane").game.model
+    dense = _dense.DenseModel.of(model)
+    assert dense.live.size < _dense.UPDATE_FROM
+    optimum = solve(model).policy[dense.live]
+    _, factors = dense.evaluate(optimum)
+    _, used = dense.evaluate(optimum.copy(), factors)
+    assert used is not factors
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(JUMP_GAMES),
+    board=jump_boards(max_goal=40, tens=False),
+    faces=st.integers(1, 6),
+    overshoot=OVERSHOOTS,
+)
+def test_random_boards_agree_when_every_policy_is_solved_from_the_first_factors(
+    name, board, faces, overshoot
+):
+    settings_ = jump_game_settings(name, faces, overshoot)
+    if name == "token-boosted":
+        settings_.append("tokens=1")
+    model = make_problem(name, board, settings_).game.model
+    if _dense.fits(model):
+        with mock.patch.object(_dense, "FEW", 1.0), mock.patch.object(_dense, "UPDATE_FROM", 0):
+            same_solution(model)
 
 
 def test_efrons_first_dice_are_not_proved_proper():
