@@ -5,8 +5,10 @@ policies, each a dense linear solve of 33 microseconds on 100 states, and what t
 path spends around them (building sparse matrices, scipy's checks of them, one pass per
 group of states with as many actions) costs more than the arithmetic. Here the model is one
 ``pairs x live states`` array, made once per solve; evaluating a policy is one gather and one
-LAPACK ``gesv``, the Q-values one product, choosing among a state's actions one row-wise
-minimum over a table padded with ``inf``.
+LAPACK ``gesv`` (or, for a policy that changed few states since the last factorisation, a
+solve with that factorisation's LU factors and a small correction), the Q-values one
+product, choosing among a state's actions one row-wise minimum over a table padded with
+``inf``.
 
 Everything is signed for minimisation, as in :mod:`._solver`; the terminal states, whose
 values are known, are folded into each pair's cost once.
