@@ -31,6 +31,7 @@ __all__ = ["DenseModel", "Factors", "fits"]
 # trap lane go this way, boosted's (701 states, most of them folded out of its solves as
 # sure moves) the sparse way.
 MAX_STATES = DENSE_LIMIT
+_EPS = float(np.finfo(float).eps)
 # A policy that differs in at most this share of the states from one already factored is
 # solved from those factors (:meth:`DenseModel._update`), on models of at least
 # ``UPDATE_FROM`` live states. Measured on efron boards (µs, a factorisation against an
@@ -60,42 +61,53 @@ class DenseModel:
     """A model's arrays over its live (non-terminal) states, numbered ``0..m-1`` in order.
 
     ``cost[p]`` is pair ``p``'s signed cost, plus what its moves into terminal states are
-    worth; ``column[e]`` and ``weight[e]`` are where the model's outcome ``e`` leads among the
-    live states and its probability times the discount (0 when it leads to a terminal
-    state); ``table[i]`` the pairs of live state ``i``, padded with ``n_pairs`` (whose Q-value
-    is ``inf``).
+    worth, and ``cost[n_pairs]`` is ``inf``; ``n_outcomes[p]`` how many outcomes it has;
+    ``owner[e]``, ``column[e]`` and ``weight[e]`` are the pair of the model's outcome ``e``,
+    where it leads among the live states and its probability times the discount (0 when it
+    leads to a terminal state); ``table[i]`` the pairs of live state ``i``, padded with
+    ``n_pairs`` (whose Q-value is ``inf``), and ``row_start[i]`` where row ``i`` of the
+    table starts in its flat layout.
     """
 
     model: Model
     live: np.ndarray
     cost: np.ndarray
+    n_outcomes: np.ndarray
+    owner: np.ndarray
     column: np.ndarray
     weight: np.ndarray
     table: np.ndarray
+    row_start: np.ndarray
 
     @classmethod
     def of(cls, model: Model) -> DenseModel:
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
-        cost = np.add.reduceat(T.data * model.outcome_cost, T.indptr[:-1])
-        if np.any(model.terminal_value):  # (0 on every live state)
+        n_pairs = model.n_pairs
+        n_outcomes = T.indptr[1:] - T.indptr[:-1]
+        owner = np.repeat(np.arange(n_pairs), n_outcomes)
+        paid = T.data * model.outcome_cost
+        if model.terminal_value.any():  # (0 on every live state)
             # A move into a terminal state brings that state's value along.
-            worth = T.data * model.terminal_value[T.indices]
-            cost += model.discount * np.add.reduceat(worth, T.indptr[:-1])
+            paid += model.discount * T.data * model.terminal_value[T.indices]
+        cost = np.bincount(owner, weights=paid, minlength=n_pairs + 1)
+        if model.maximize:
+            np.negative(cost, out=cost)
+        cost[n_pairs] = np.inf
         weight = np.where(terminal[T.indices], 0.0, T.data)
         if model.discount != 1.0:
             weight *= model.discount
-        if model.maximize:
-            np.negative(cost, out=cost)
         local = np.zeros(model.n_states, dtype=np.intp)
         local[live] = np.arange(live.size)
-        widths = np.diff(model.pair_start)[live]
-        reach = np.arange(int(widths.max(initial=1)))
-        table = model.pair_start[live][:, None] + reach
-        table[reach >= widths[:, None]] = model.n_pairs
-        return cls(model=model, live=live, cost=cost, column=local[T.indices], weight=weight,
-                   table=table)  # fmt: skip
+        first = model.pair_start[live]
+        ends = model.pair_start[live + 1]
+        reach = np.arange(int((ends - first).max(initial=1)))
+        table = first[:, None] + reach
+        np.copyto(table, n_pairs, where=table >= ends[:, None])
+        return cls(model=model, live=live, cost=cost, n_outcomes=n_outcomes, owner=owner,
+                   column=local[T.indices], weight=weight, table=table,
+                   row_start=np.arange(0, table.size, table.shape[1]))  # fmt: skip
 
     @property
     def single(self) -> bool:
@@ -139,12 +151,12 @@ class DenseModel:
         rhs[:, 0] = self.cost[policy]
         lu, pivots, both, info = lapack.dgesv(system, rhs)  # ``system`` is kept for the check
         moves = both[:, 1]
-        if info != 0 or not np.all(np.isfinite(both)) or not np.all(moves > 0):
+        if info != 0 or not np.isfinite(both).all() or not (moves > 0).all():
             return None
         # Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and the
         # product below is off by at most (m + 2) eps times that.
-        slack = 2.0 * (m + 2) * np.finfo(float).eps * float(moves.max())
-        if not np.all(system @ moves > slack):
+        slack = 2.0 * (m + 2) * _EPS * float(moves.max())
+        if not (system @ moves > slack).all():
             return None
         return both[:, 0].copy(), Factors(policy, lu, pivots)
 
@@ -179,19 +191,19 @@ class DenseModel:
         difference = self._rows(np.concatenate((near.policy[changed], policy[changed])), k)
         both = difference @ solved  # [R y, R Z]
         capacitance = both[:, 1:]
-        capacitance[np.diag_indices(k)] += 1.0
+        capacitance.flat[:: k + 1] += 1.0
         _, _, small, info = lapack.dgesv(capacitance, both[:, 0], overwrite_a=1, overwrite_b=1)
         if info != 0:
             return None
         values = solved[:, 0] - solved[:, 1:] @ small
-        return values if np.all(np.isfinite(values)) else None
+        return values if np.isfinite(values).all() else None
 
     def _rows(self, pairs: np.ndarray, k: int) -> np.ndarray:
         """A ``k x m`` array: the rows of ``P`` of the first ``k`` of ``pairs`` minus those of
         the next ``k``, over the live states."""
         m = self.live.size
         outcomes, lengths, ends = self._outcomes(pairs)
-        flat = np.repeat(np.tile(np.arange(0, k * m, m), 2), lengths)
+        flat = np.repeat(np.arange(2 * k) % k * m, lengths)
         flat += self.column[outcomes]
         weight = self.weight[outcomes]
         weight[int(ends[k - 1]) :] *= -1.0
@@ -200,9 +212,8 @@ class DenseModel:
     def _outcomes(self, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The outcomes of ``pairs``, pair after pair; how many each pair has; and where
         each pair ends in that list."""
-        indptr = self.model.transitions.indptr
-        first = indptr[pairs]
-        lengths = indptr[pairs + 1] - first
+        first = self.model.transitions.indptr[pairs]
+        lengths = self.n_outcomes[pairs]
         ends = np.cumsum(lengths)
         outcomes = np.repeat(first - (ends - lengths), lengths)
         outcomes += np.arange(int(ends[-1]))
@@ -212,7 +223,7 @@ class DenseModel:
         """``I - P`` of ``policy``, dense, over the live states."""
         m = policy.size
         if self.single:  # the one policy there is: every outcome, in order
-            flat = np.repeat(np.arange(0, m * m, m), np.diff(self.model.transitions.indptr))
+            flat = np.repeat(np.arange(0, m * m, m), self.n_outcomes)
             flat += self.column
             weight = self.weight
         else:
@@ -233,21 +244,21 @@ class DenseModel:
         # The first sweep's policy only looks one move ahead (on a board where each move
         # costs a turn, every pair is alike and it is the first pairs): it is compared
         # from the second sweep on.
-        values, policy = self.greedy(self.q_values(np.zeros(self.live.size)))
+        values, policy = self.greedy(self.cost)  # the Q-values of values 0
         for _ in range(most - 1):
             values, greedy = self.greedy(self.q_values(values))
-            if np.array_equal(greedy, policy):
+            if greedy.tobytes() == policy.tobytes():  # a tenth of ``array_equal``'s 1.2 µs
                 break
             policy = greedy
         return policy
 
     def q_values(self, values: np.ndarray) -> np.ndarray:
         """Signed Q-values of every pair, and one ``inf`` after them for the table's padding."""
-        T = self.model.transitions
-        q = np.empty(self.cost.size + 1)
-        q[:-1] = np.add.reduceat(self.weight * values[self.column], T.indptr[:-1])
-        q[:-1] += self.cost
-        q[-1] = np.inf
+        # ``bincount`` sums by pair in 2.2 microseconds on efron's public board, where
+        # ``add.reduceat`` over the pairs' outcomes takes 3.7.
+        q = np.bincount(self.owner, weights=self.weight * values[self.column],
+                        minlength=self.cost.size)  # fmt: skip
+        q += self.cost
         return q
 
     def greedy(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -256,9 +267,10 @@ class DenseModel:
             pairs = self.table[:, 0]
             return q[pairs], pairs
         options = q[self.table]
-        pick = options.argmin(axis=1)
-        rows = np.arange(pick.size)
-        return options[rows, pick], self.table[rows, pick]
+        # Flat indices: a third of the time of indexing by rows and columns.
+        flat = options.argmin(axis=1)
+        flat += self.row_start
+        return options.ravel()[flat], self.table.ravel()[flat]
 
     def within(self, q: np.ndarray, bound: np.ndarray) -> np.ndarray:
         """Per pair, whether its Q-value is at most its state's ``bound``."""
