@@ -24,7 +24,7 @@ from scipy.linalg import lapack
 from ._linear import DENSE_LIMIT
 from ._model import Model
 
-__all__ = ["DenseModel", "Factors", "fits"]
+__all__ = ["DenseModel", "Factors", "Fold", "fits"]
 
 # Up to this many states a policy's chain is solved as a dense system anyway; the same
 # limit decides which way a model goes: the public boards of classic, aimed, efron and the
@@ -40,11 +40,57 @@ _EPS = float(np.finfo(float).eps)
 # 684 (78); but 15 states 12 against 22, and 50 states 31 against 24 (1) and 28 (10).
 FEW = 0.15
 UPDATE_FROM = 64
+# A larger model goes this way too when its sure moves fold out of each solve (:class:`Fold`)
+# and leave at most ``MAX_STATES`` unknowns, as on boosted's public board (701 states, 100
+# unknowns).
+FOLD_MAX_STATES = 1_000
 
 
 def fits(model: Model) -> bool:
-    """Whether :class:`DenseModel` is the quicker way to solve ``model``."""
-    return model.n_pairs > 0 and model.n_states <= MAX_STATES
+    """Whether :class:`DenseModel` may be the quicker way to solve ``model`` (a larger model
+    only if :meth:`DenseModel.of` can fold it)."""
+    if model.n_pairs == 0:
+        return False
+    if model.n_states <= MAX_STATES:
+        return True
+    return model.n_states <= FOLD_MAX_STATES and model.has_sure_moves
+
+
+@dataclass(frozen=True, eq=False)
+class Fold:
+    """The live states whose every pair is a sure move (one outcome, to another state: a
+    boosted game's choice of move after the spin), left out of each policy's linear system.
+    A state that moves into one moves on at once: its entry goes to where the folded state's
+    chosen move leads, and the move's cost joins the right-hand side. One step suffices, since
+    no folded state's move leads to another folded state.
+
+    ``kept`` and ``moved`` are the live states that stay in the system and those folded
+    (indices among the live states); ``is_moved`` marks the latter per live state, and
+    ``place`` numbers the kept ones ``0..k-1`` (0 for a folded one, whose entries are always
+    moved on, or weigh nothing).
+    """
+
+    kept: np.ndarray
+    moved: np.ndarray
+    is_moved: np.ndarray
+    place: np.ndarray
+
+    @classmethod
+    def of(cls, model: Model, live: np.ndarray, local: np.ndarray) -> Fold | None:
+        """The fold of ``model``, or ``None`` when it leaves more than ``MAX_STATES``
+        unknowns or some folded state's move leads to a folded state."""
+        sure = model.sure_next >= 0
+        is_moved = np.logical_and.reduceat(sure, model.pair_start[live])
+        kept = np.flatnonzero(~is_moved)
+        if kept.size > MAX_STATES:
+            return None
+        folded = np.zeros(model.n_states, dtype=bool)
+        folded[live[is_moved]] = True
+        if folded[model.sure_next[folded[model.state_of_pair]]].any():
+            return None
+        place = np.zeros(live.size, dtype=np.intp)
+        place[kept] = np.arange(kept.size)
+        return cls(kept=kept, moved=np.flatnonzero(is_moved), is_moved=is_moved, place=place)
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +112,7 @@ class DenseModel:
     where it leads among the live states and its probability times the discount (0 when it
     leads to a terminal state); ``table[i]`` the pairs of live state ``i``, padded with
     ``n_pairs`` (whose Q-value is ``inf``), and ``row_start[i]`` where row ``i`` of the
-    table starts in its flat layout.
+    table starts in its flat layout. ``fold``: the states left out of each solve, if any.
     """
 
     model: Model
@@ -78,9 +124,12 @@ class DenseModel:
     weight: np.ndarray
     table: np.ndarray
     row_start: np.ndarray
+    fold: Fold | None = None
 
     @classmethod
-    def of(cls, model: Model) -> DenseModel:
+    def of(cls, model: Model) -> DenseModel | None:
+        """The arrays of ``model``; ``None`` when it is larger than ``MAX_STATES`` and does
+        not fold to as few unknowns (:class:`Fold`)."""
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
@@ -100,6 +149,11 @@ class DenseModel:
             weight *= model.discount
         local = np.zeros(model.n_states, dtype=np.intp)
         local[live] = np.arange(live.size)
+        fold = None
+        if live.size > MAX_STATES:
+            fold = Fold.of(model, live, local)
+            if fold is None:
+                return None
         first = model.pair_start[live]
         ends = model.pair_start[live + 1]
         reach = np.arange(int((ends - first).max(initial=1)))
@@ -107,7 +161,7 @@ class DenseModel:
         np.copyto(table, n_pairs, where=table >= ends[:, None])
         return cls(model=model, live=live, cost=cost, n_outcomes=n_outcomes, owner=owner,
                    column=local[T.indices], weight=weight, table=table,
-                   row_start=np.arange(0, table.size, table.shape[1]))  # fmt: skip
+                   row_start=np.arange(0, table.size, table.shape[1]), fold=fold)  # fmt: skip
 
     @property
     def single(self) -> bool:
@@ -125,12 +179,11 @@ class DenseModel:
             values = self._update(policy, near)
             if values is not None:
                 return values, near
-        lu, pivots, values, info = lapack.dgesv(
-            self._system(policy), self.cost[policy], overwrite_a=1
-        )
+        system, rhs = self._chain(policy)
+        lu, pivots, values, info = lapack.dgesv(system, rhs, overwrite_a=1)
         if info != 0:
             raise np.linalg.LinAlgError(f"singular chain (gesv: {info})")
-        return values, Factors(policy, lu, pivots)
+        return self._unfold(policy, values), Factors(policy, lu, pivots)
 
     def evaluate_if_proper(self, policy: np.ndarray) -> tuple[np.ndarray, Factors] | None:
         """:meth:`evaluate` for a policy not known to be proper, or ``None`` when its solve
@@ -145,10 +198,10 @@ class DenseModel:
         """
         if self.model.discount != 1.0:
             return None
-        m = policy.size
-        system = self._system(policy)
+        system, cost = self._chain(policy)
+        m = cost.size
         rhs = np.ones((m, 2))
-        rhs[:, 0] = self.cost[policy]
+        rhs[:, 0] = cost
         lu, pivots, both, info = lapack.dgesv(system, rhs)  # ``system`` is kept for the check
         moves = both[:, 1]
         if info != 0 or not np.isfinite(both).all() or not (moves > 0).all():
@@ -158,7 +211,7 @@ class DenseModel:
         slack = 2.0 * (m + 2) * _EPS * float(moves.max())
         if not (system @ moves > slack).all():
             return None
-        return both[:, 0].copy(), Factors(policy, lu, pivots)
+        return self._unfold(policy, both[:, 0].copy()), Factors(policy, lu, pivots)
 
     def _update(self, policy: np.ndarray, near: Factors) -> np.ndarray | None:
         """:meth:`evaluate` from the factors of a policy that differs from ``policy`` in at
@@ -174,7 +227,7 @@ class DenseModel:
         ``I + R Z`` is nonsingular when ``A'`` is, since ``det A' = det A det(I + R Z)``.
         """
         m = policy.size
-        if m < UPDATE_FROM:
+        if m < UPDATE_FROM or self.fold is not None:
             return None
         changed = np.flatnonzero(policy != near.policy)
         k = changed.size
@@ -219,6 +272,40 @@ class DenseModel:
         outcomes += np.arange(int(ends[-1]))
         return outcomes, lengths, ends
 
+    def _chain(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``I - P`` of ``policy`` and its right-hand side, over the live states or, with a
+        fold, over the kept ones."""
+        if self.fold is None:
+            return self._system(policy), self.cost[policy]
+        kept, place = self.fold.kept, self.fold.place
+        k = kept.size
+        pairs = policy[kept]
+        outcomes, lengths, _ = self._outcomes(pairs)
+        column = self.column[outcomes]
+        weight = self.weight[outcomes]
+        row = np.repeat(np.arange(k), lengths)
+        rhs = self.cost[pairs]
+        hit = np.flatnonzero(self.fold.is_moved[column])
+        through = policy[column[hit]]  # the move each folded state chose
+        once = self.model.transitions.indptr[through]  # and its one outcome
+        rhs += np.bincount(row[hit], weights=weight[hit] * self.cost[through], minlength=k)
+        column[hit] = self.column[once]
+        weight[hit] *= self.weight[once]
+        row *= k
+        row += place[column]
+        return _identity_minus(row, weight, k), rhs
+
+    def _unfold(self, policy: np.ndarray, solved: np.ndarray) -> np.ndarray:
+        """The live states' values from the solution of :meth:`_chain`."""
+        if self.fold is None:
+            return solved
+        values = np.zeros(policy.size)
+        values[self.fold.kept] = solved
+        through = policy[self.fold.moved]
+        once = self.model.transitions.indptr[through]
+        values[self.fold.moved] = self.cost[through] + self.weight[once] * values[self.column[once]]
+        return values
+
     def _system(self, policy: np.ndarray) -> np.ndarray:
         """``I - P`` of ``policy``, dense, over the live states."""
         m = policy.size
@@ -231,10 +318,7 @@ class DenseModel:
             flat = np.repeat(np.arange(0, m * m, m), lengths)
             flat += self.column[outcomes]
             weight = self.weight[outcomes]
-        system = np.bincount(flat, weights=weight, minlength=m * m).astype(float, copy=False)
-        np.negative(system, out=system)
-        system[:: m + 1] += 1.0
-        return system.reshape(m, m)
+        return _identity_minus(flat, weight, m)
 
     def lookahead(self, most: int) -> np.ndarray:
         """The greedy policy of value iteration from 0, swept until a sweep leaves that
@@ -279,3 +363,11 @@ class DenseModel:
         hits = np.zeros(q.size, dtype=bool)
         hits[self.table[q[self.table] <= bound[:, None]]] = True
         return hits[:-1]
+
+
+def _identity_minus(flat: np.ndarray, weight: np.ndarray, m: int) -> np.ndarray:
+    """``I - P`` (``m x m``), where ``P`` sums ``weight`` at the flat indices ``flat``."""
+    system = np.bincount(flat, weights=weight, minlength=m * m).astype(float, copy=False)
+    np.negative(system, out=system)
+    system[:: m + 1] += 1.0
+    return system.reshape(m, m)

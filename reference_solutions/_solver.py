@@ -432,8 +432,8 @@ def policy_iteration(
     if model.stage is not None and model.n_states > STAGED_LIMIT:
         _check_reachable(model)
         values, iterations = _iterate_by_stage(model, max_iterations)
-    elif _fits_dense(model):
-        return _dense_policy_iteration(model, max_iterations, tie_tolerance)
+    elif _fits_dense(model) and (dense := DenseModel.of(model)) is not None:
+        return _dense_policy_iteration(dense, max_iterations, tie_tolerance)
     else:
         values, iterations, _ = _iterate(model, _first_policy(model), max_iterations)
     return _finish(model, values, iterations, None, "policy_iteration", tie_tolerance)
@@ -460,13 +460,21 @@ def _settled(current: np.ndarray, best: np.ndarray) -> np.ndarray:
     return current <= _near(best, 1e-12)
 
 
-def _dense_policy_iteration(model: Model, max_iterations: int, tie_tolerance: float) -> Solution:
+def _dense_policy_iteration(
+    dense: DenseModel, max_iterations: int, tie_tolerance: float
+) -> Solution:
     """:func:`policy_iteration` on a small model's dense arrays (:mod:`._dense`), with
     the same start, the same rule for settling and the same solution."""
-    dense = DenseModel.of(model)
+    model = dense.model
     # A start whose own solve proves it proper needs no graph search (on a course's board
     # it is so); else the usual one.
-    policy = dense.table[:, 0] if dense.single else dense.lookahead(_LOOKAHEAD)
+    if dense.single:
+        policy = dense.table[:, 0]
+    else:
+        # With a fold, a solve (of the kept states alone) costs about what 7 sweeps of every
+        # state do, and the sweeps' start is not worth them: on boosted's public board, 3
+        # policies from each state's cheapest move in 0.37 ms, 2 after 18 sweeps in 0.46 ms.
+        policy = dense.lookahead(1 if dense.fold is not None else _LOOKAHEAD)
     evaluated = dense.evaluate_if_proper(policy)
     if evaluated is None:
         policy = _first_policy(model)[dense.live]

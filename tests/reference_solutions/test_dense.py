@@ -25,7 +25,10 @@ from tests.strategies import JUMP_GAMES, OVERSHOOTS, jump_boards, jump_game_sett
 
 
 def sparse_solve(model):
-    with mock.patch.object(_dense, "MAX_STATES", 0):
+    with (
+        mock.patch.object(_dense, "MAX_STATES", 0),
+        mock.patch.object(_dense, "FOLD_MAX_STATES", 0),
+    ):
         assert not _dense.fits(model)
         return solve(model)
 
@@ -57,25 +60,39 @@ def same_solution(model) -> None:
     assert dense.residual < 1e-9
 
 
-@pytest.mark.parametrize("name", ["classic", "aimed", "efron", "trap-lane"])
+@pytest.mark.parametrize("name", ["classic", "boosted", "aimed", "efron", "trap-lane"])
 def test_public_boards_agree_with_the_sparse_path(name):
     same_solution(make_problem(name).game.model)
 
 
-@settings(max_examples=120, deadline=None)
+def test_boosteds_public_board_is_solved_folded():
+    # 700 live states: 100 squares to spin on and 600 choices after a spin, each between
+    # sure moves; the choices fold out of every solve.
+    model = make_problem("boosted").game.model
+    dense = _dense.DenseModel.of(model)
+    assert dense is not None and dense.fold is not None
+    assert (dense.fold.kept.size, dense.fold.moved.size) == (100, 600)
+    with mock.patch.object(_dense.DenseModel, "_system", side_effect=AssertionError):
+        same_solution(model)  # never the whole 700 x 700 system
+
+
+@settings(max_examples=60, deadline=None)
 @given(
-    name=st.sampled_from(JUMP_GAMES),
+    name=st.sampled_from(["boosted", "token-boosted"]),
     board=jump_boards(max_goal=40, tens=False),
     faces=st.integers(1, 6),
     overshoot=OVERSHOOTS,
 )
-def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
+def test_random_boards_solved_folded_agree_with_the_sparse_path(name, board, faces, overshoot):
     settings_ = jump_game_settings(name, faces, overshoot)
     if name == "token-boosted":
         settings_.append("tokens=1")
     model = make_problem(name, board, settings_).game.model
-    if _dense.fits(model):
-        same_solution(model)
+    # A limit below the states (but not below the squares) makes the dense path fold.
+    with mock.patch.object(_dense, "MAX_STATES", board["goal"] + 1):
+        if _dense.fits(model) and _dense.DenseModel.of(model) is not None:
+            assert _dense.DenseModel.of(model).fold is not None
+            same_solution(model)
 
 
 @settings(max_examples=40, deadline=None)
@@ -162,6 +179,50 @@ def chains(draw, priced: bool = False):
 @given(model=chains(priced=True))
 def test_random_priced_chains_agree_with_the_sparse_path(model):
     same_solution(model)
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=chains(priced=True), limit=st.integers(1, 4))
+def test_random_chains_solved_folded_agree_with_the_sparse_path(model, limit):
+    # Up to 8 live states: with a limit of 1 to 4 every chain whose sure moves fold to so
+    # few unknowns goes the folded way (costs, terminal values and discounts drawn).
+    with mock.patch.object(_dense, "MAX_STATES", limit):
+        if _dense.fits(model) and _dense.DenseModel.of(model) is not None:
+            same_solution(model)
+
+
+def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
+    # 0 -> 1 -> 2 (the goal), each a sure move: folding 0 and 1 would take two steps.
+    model = build_model(
+        n_states=3,
+        pair_state=np.array([0, 1]),
+        pair_action=np.array([0, 0]),
+        outcome_pair=np.array([0, 1]),
+        outcome_state=np.array([1, 2]),
+        outcome_prob=np.array([1.0, 1.0]),
+        outcome_cost=1.0,
+        action_names=("go",),
+    )
+    with mock.patch.object(_dense, "MAX_STATES", 1):
+        assert _dense.fits(model)
+        assert _dense.DenseModel.of(model) is None
+        assert solve(model).values.tolist() == [2.0, 1.0, 0.0]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    name=st.sampled_from(JUMP_GAMES),
+    board=jump_boards(max_goal=40, tens=False),
+    faces=st.integers(1, 6),
+    overshoot=OVERSHOOTS,
+)
+def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
+    settings_ = jump_game_settings(name, faces, overshoot)
+    if name == "token-boosted":
+        settings_.append("tokens=1")
+    model = make_problem(name, board, settings_).game.model
+    if _dense.fits(model):
+        same_solution(model)
 
 
 @settings(max_examples=300, deadline=None)
