@@ -33,6 +33,23 @@ def sparse_solve(model):
         return solve(model)
 
 
+# A jump game on a random board of up to 40 squares, as :func:`jump_model` takes it.
+JUMP_GAME_CASES = {
+    "name": st.sampled_from(JUMP_GAMES),
+    "board": jump_boards(max_goal=40, tens=False),
+    "faces": st.integers(1, 6),
+    "overshoot": OVERSHOOTS,
+}
+
+
+def jump_model(name, board, faces, overshoot):
+    """A jump game's model on ``board`` (token-boosted with one token, to stay small)."""
+    settings_ = jump_game_settings(name, faces, overshoot)
+    if name == "token-boosted":
+        settings_.append("tokens=1")
+    return make_problem(name, board, settings_).game.model
+
+
 def same_solution(model) -> None:
     """The dense path's values, Q-values and optimal pairs are the sparse path's; each
     path's policy is optimal by the other's Q-values (equal options may be picked apart by
@@ -77,17 +94,9 @@ def test_boosteds_public_board_is_solved_folded():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    name=st.sampled_from(["boosted", "token-boosted"]),
-    board=jump_boards(max_goal=40, tens=False),
-    faces=st.integers(1, 6),
-    overshoot=OVERSHOOTS,
-)
+@given(**{**JUMP_GAME_CASES, "name": st.sampled_from(["boosted", "token-boosted"])})
 def test_random_boards_solved_folded_agree_with_the_sparse_path(name, board, faces, overshoot):
-    settings_ = jump_game_settings(name, faces, overshoot)
-    if name == "token-boosted":
-        settings_.append("tokens=1")
-    model = make_problem(name, board, settings_).game.model
+    model = jump_model(name, board, faces, overshoot)
     # A limit below the states (but not below the squares) makes the dense path fold.
     with mock.patch.object(_dense, "MAX_STATES", board["goal"] + 1):
         if _dense.fits(model) and _dense.DenseModel.of(model) is not None:
@@ -210,17 +219,9 @@ def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
 
 
 @settings(max_examples=120, deadline=None)
-@given(
-    name=st.sampled_from(JUMP_GAMES),
-    board=jump_boards(max_goal=40, tens=False),
-    faces=st.integers(1, 6),
-    overshoot=OVERSHOOTS,
-)
+@given(**JUMP_GAME_CASES)
 def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
-    settings_ = jump_game_settings(name, faces, overshoot)
-    if name == "token-boosted":
-        settings_.append("tokens=1")
-    model = make_problem(name, board, settings_).game.model
+    model = jump_model(name, board, faces, overshoot)
     if _dense.fits(model):
         same_solution(model)
 
@@ -310,19 +311,11 @@ def test_a_small_model_factors_every_policy_afresh():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    name=st.sampled_from(JUMP_GAMES),
-    board=jump_boards(max_goal=40, tens=False),
-    faces=st.integers(1, 6),
-    overshoot=OVERSHOOTS,
-)
+@given(**JUMP_GAME_CASES)
 def test_random_boards_agree_when_every_policy_is_solved_from_the_first_factors(
     name, board, faces, overshoot
 ):
-    settings_ = jump_game_settings(name, faces, overshoot)
-    if name == "token-boosted":
-        settings_.append("tokens=1")
-    model = make_problem(name, board, settings_).game.model
+    model = jump_model(name, board, faces, overshoot)
     if _dense.fits(model):
         with mock.patch.object(_dense, "FEW", 1.0), mock.patch.object(_dense, "UPDATE_FROM", 0):
             same_solution(model)
