@@ -28,10 +28,15 @@ __all__ = ["DenseModel", "Factors", "Fold", "fits"]
 
 # Up to this many states a policy's chain is solved as a dense system anyway; the same
 # limit decides which way a model goes: the public boards of classic, aimed, efron and the
-# trap lane go this way, boosted's (701 states, most of them folded out of its solves as
-# sure moves) the sparse way.
+# trap lane go this way, and boosted's (701 states) once its sure moves fold out of its
+# solves (FOLD_MAX_STATES).
 MAX_STATES = DENSE_LIMIT
 _EPS = float(np.finfo(float).eps)
+# Values solved from another policy's factors are kept only when they solve their own system
+# to within this, relative to the largest value (a factorisation's own rounding is about
+# ``m`` eps, 1e-13 on 400 states): Woodbury's identity loses accuracy when the factored
+# policy was close to improper, however well its successor is conditioned.
+EXACT = 1e-12
 # A policy that differs in at most this share of the states from one already factored is
 # solved from those factors (:meth:`DenseModel._update`), on models of at least
 # ``UPDATE_FROM`` live states. Measured on efron boards (µs, a factorisation against an
@@ -76,13 +81,13 @@ class Fold:
     place: np.ndarray
 
     @classmethod
-    def of(cls, model: Model, live: np.ndarray, local: np.ndarray) -> Fold | None:
-        """The fold of ``model``, or ``None`` when it leaves more than ``MAX_STATES``
-        unknowns or some folded state's move leads to a folded state."""
+    def of(cls, model: Model, live: np.ndarray) -> Fold | None:
+        """The fold of ``model``, or ``None`` when it leaves no unknowns or more than
+        ``MAX_STATES``, or some folded state's move leads to a folded state."""
         sure = model.sure_next >= 0
         is_moved = np.logical_and.reduceat(sure, model.pair_start[live])
         kept = np.flatnonzero(~is_moved)
-        if kept.size > MAX_STATES:
+        if not 0 < kept.size <= MAX_STATES:
             return None
         folded = np.zeros(model.n_states, dtype=bool)
         folded[live[is_moved]] = True
@@ -95,7 +100,8 @@ class Fold:
 
 @dataclass(frozen=True, eq=False)
 class Factors:
-    """``I - P`` of ``policy`` (over the live states) in LAPACK's LU factors."""
+    """``I - P`` of ``policy`` (over the live states, or a fold's kept ones) in LAPACK's LU
+    factors."""
 
     policy: np.ndarray
     lu: np.ndarray
@@ -133,6 +139,11 @@ class DenseModel:
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
+        fold = None
+        if live.size > MAX_STATES:
+            fold = Fold.of(model, live)
+            if fold is None:
+                return None
         n_pairs = model.n_pairs
         n_outcomes = T.indptr[1:] - T.indptr[:-1]
         owner = np.repeat(np.arange(n_pairs), n_outcomes)
@@ -149,11 +160,6 @@ class DenseModel:
             weight *= model.discount
         local = np.zeros(model.n_states, dtype=np.intp)
         local[live] = np.arange(live.size)
-        fold = None
-        if live.size > MAX_STATES:
-            fold = Fold.of(model, live, local)
-            if fold is None:
-                return None
         first = model.pair_start[live]
         ends = model.pair_start[live + 1]
         reach = np.arange(int((ends - first).max(initial=1)))
@@ -190,11 +196,12 @@ class DenseModel:
         does not prove it proper.
 
         The same solve also finds ``x = (I - P)^-1 1``, the expected number of moves before
-        the policy ends. If ``x > 0`` and ``(I - P) x > 0`` hold beyond any rounding, the
-        Z-matrix ``I - P`` is a nonsingular M-matrix, so ``P^k -> 0``: from every state the
-        policy ends in a terminal state with probability 1 (Berman and Plemmons,
-        *Nonnegative Matrices in the Mathematical Sciences*, 6.2.3, condition I27). The
-        proof needs ``P`` undiscounted: a discounted model proves nothing here.
+        the policy ends (with a fold, of visits to the kept states). If ``x > 0`` and
+        ``(I - P) x > 0`` hold beyond any rounding, the Z-matrix ``I - P`` is a nonsingular
+        M-matrix, so ``P^k -> 0``: from every state the policy ends in a terminal state with
+        probability 1 (Berman and Plemmons, *Nonnegative Matrices in the Mathematical
+        Sciences*, 6.2.3, condition I27). The proof needs ``P`` undiscounted: a discounted
+        model proves nothing here.
         """
         if self.model.discount != 1.0:
             return None
@@ -212,6 +219,12 @@ class DenseModel:
         if not (system @ moves > slack).all():
             return None
         return self._unfold(policy, both[:, 0].copy()), Factors(policy, lu, pivots)
+
+    def solves(self, q: np.ndarray, policy: np.ndarray, values: np.ndarray) -> bool:
+        """Whether ``values`` solve the system of ``policy`` to within :data:`EXACT`, given
+        their Q-values ``q`` (its residual is ``q[policy] - values``)."""
+        scale = max(1.0, float(np.abs(values).max(initial=0.0)))
+        return float(np.abs(q[policy] - values).max(initial=0.0)) <= EXACT * scale
 
     def _update(self, policy: np.ndarray, near: Factors) -> np.ndarray | None:
         """:meth:`evaluate` from the factors of a policy that differs from ``policy`` in at

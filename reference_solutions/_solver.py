@@ -427,8 +427,9 @@ def policy_iteration(
 
     A large model with stages (:class:`Model`) is solved one stage at a time
     (``iterations`` then counts the evaluations of all stages together). A small model
-    (:mod:`._dense`) starts from the policy a few sweeps of value iteration choose, once
-    its own solve proves it proper; ``iterations`` counts the policies, not the sweeps."""
+    (:mod:`._dense`) starts from the policy a few sweeps of value iteration choose (one,
+    where its sure moves fold out of each solve), once its own solve proves it proper;
+    ``iterations`` counts the policies, not the sweeps."""
     if model.stage is not None and model.n_states > STAGED_LIMIT:
         _check_reachable(model)
         values, iterations = _iterate_by_stage(model, max_iterations)
@@ -481,8 +482,12 @@ def _dense_policy_iteration(
         evaluated = dense.evaluate(policy)
     live_values, factors = evaluated
     iterations = 1
+    updated = False  # whether the values came from another policy's factors
     while True:
         q = dense.q_values(live_values)
+        if updated and not dense.solves(q, policy, live_values):
+            live_values, factors = dense.evaluate(policy)  # factored afresh
+            q = dense.q_values(live_values)
         best, greedy = dense.greedy(q)
         if dense.single:
             break
@@ -492,7 +497,8 @@ def _dense_policy_iteration(
         if iterations == max_iterations:
             raise NotConverged(f"policy iteration did not settle in {max_iterations} iterations")
         policy = np.where(keep, policy, greedy)
-        live_values, factors = dense.evaluate(policy, factors)
+        live_values, used = dense.evaluate(policy, factors)
+        updated, factors = used is factors, used
         iterations += 1
     sign = _sign(model)
     values = model.terminal_value.astype(float)

@@ -93,15 +93,55 @@ def test_boosteds_public_board_is_solved_folded():
         same_solution(model)  # never the whole 700 x 700 system
 
 
+def plain_fold(model) -> tuple[list[int], list[int], bool]:
+    """The live states a fold keeps and those it leaves out (every pair of theirs one
+    outcome of probability 1 to another state), and whether a left-out state's move leads
+    to another left-out state: plain loops over the model."""
+    P = model.transitions
+
+    def sure(pair: int) -> bool:
+        lo, hi = P.indptr[pair], P.indptr[pair + 1]
+        return hi - lo == 1 and P.data[lo] == 1.0 and P.indices[lo] != model.state_of_pair[pair]
+
+    live = [s for s in range(model.n_states) if not model.terminal[s]]
+    moved = [s for s in live if all(sure(p) for p in model.pairs_of(s))]
+    kept = [s for s in live if s not in moved]
+    two_steps = any(P.indices[P.indptr[p]] in moved for s in moved for p in model.pairs_of(s))
+    return kept, moved, two_steps
+
+
+def check_fold(model) -> None:
+    """With the dense limit at the number of states a fold keeps, the model is folded as
+    :func:`plain_fold` says (or refused, when a fold would take two steps or keep nothing)
+    and solved as the sparse path solves it."""
+    kept, moved, two_steps = plain_fold(model)
+    limit = max(1, len(kept))
+    with mock.patch.object(_dense, "MAX_STATES", limit):
+        dense = _dense.DenseModel.of(model)
+        if len(kept) + len(moved) <= limit:
+            assert dense is not None and dense.fold is None
+        elif kept and not two_steps:
+            assert dense is not None and dense.fold is not None
+            assert dense.live[dense.fold.kept].tolist() == kept
+            assert dense.live[dense.fold.moved].tolist() == moved
+        else:
+            assert dense is None
+        if dense is not None and _dense.fits(model):  # as the solver decides
+            same_solution(model)
+            return
+        try:
+            values = solve(model).values
+        except GoalUnreachable:
+            with pytest.raises(GoalUnreachable):
+                sparse_solve(model)
+            return
+        assert np.allclose(values, sparse_solve(model).values, rtol=1e-10, atol=1e-10)
+
+
 @settings(max_examples=60, deadline=None)
 @given(**{**JUMP_GAME_CASES, "name": st.sampled_from(["boosted", "token-boosted"])})
 def test_random_boards_solved_folded_agree_with_the_sparse_path(name, board, faces, overshoot):
-    model = jump_model(name, board, faces, overshoot)
-    # A limit below the states (but not below the squares) makes the dense path fold.
-    with mock.patch.object(_dense, "MAX_STATES", board["goal"] + 1):
-        if _dense.fits(model) and _dense.DenseModel.of(model) is not None:
-            assert _dense.DenseModel.of(model).fold is not None
-            same_solution(model)
+    check_fold(jump_model(name, board, faces, overshoot))
 
 
 @settings(max_examples=40, deadline=None)
@@ -191,13 +231,83 @@ def test_random_priced_chains_agree_with_the_sparse_path(model):
 
 
 @settings(max_examples=300, deadline=None)
-@given(model=chains(priced=True), limit=st.integers(1, 4))
-def test_random_chains_solved_folded_agree_with_the_sparse_path(model, limit):
-    # Up to 8 live states: with a limit of 1 to 4 every chain whose sure moves fold to so
-    # few unknowns goes the folded way (costs, terminal values and discounts drawn).
-    with mock.patch.object(_dense, "MAX_STATES", limit):
-        if _dense.fits(model) and _dense.DenseModel.of(model) is not None:
-            same_solution(model)
+@given(model=chains(priced=True))
+def test_random_chains_solved_folded_agree_with_the_sparse_path(model):
+    # Up to 8 live states, costs, terminal values and discounts drawn.
+    check_fold(model)
+
+
+def test_a_model_whose_every_state_folds_goes_the_sparse_way():
+    # 10 live states, each with two sure moves straight into one of two goals: a fold
+    # would leave no system to solve.
+    model = build_model(
+        n_states=12,
+        pair_state=np.repeat(np.arange(10), 2),
+        pair_action=np.tile([0, 1], 10),
+        outcome_pair=np.arange(20),
+        outcome_state=np.tile([10, 11], 10),
+        outcome_prob=np.ones(20),
+        outcome_cost=np.tile([1.0, 2.0], 10),
+        action_names=("near", "far"),
+    )
+    with mock.patch.object(_dense, "MAX_STATES", 5):
+        assert _dense.fits(model)
+        assert _dense.DenseModel.of(model) is None
+        assert solve(model).values.tolist() == [1.0] * 10 + [0.0, 0.0]
+
+
+def nearly_endless(escape: float, m: int = 70):
+    """State 0 may stay (to 1, or the goal with probability ``escape``, at 0.003) or go
+    (the goal, at 1.5); state 1 goes back to 0 (at 0.002) or goes. States 2 to 69 move to
+    two others and the goal, a third each, at 1. Staying is cheapest at first sight, and
+    the policy that stays at 0 and goes back at 1 ends only by the escape."""
+    pair_state, outcome_pair, outcome_state, outcome_prob, cost = [], [], [], [], []
+
+    def pair(state, outcomes):
+        pair_state.append(state)
+        for target, probability, price in outcomes:
+            outcome_pair.append(len(pair_state) - 1)
+            outcome_state.append(target)
+            outcome_prob.append(probability)
+            cost.append(price)
+
+    pair(0, [(1, 1 - escape, 0.003), (m, escape, 0.003)])
+    pair(0, [(m, 1.0, 1.5)])
+    pair(1, [(0, 1.0, 0.002)])
+    pair(1, [(m, 1.0, 1.5)])
+    for s in range(2, m):
+        pair(s, [((s * 7) % m, 1 / 3, 1.0), ((s * 11) % m, 1 / 3, 1.0), (m, 1 / 3, 1.0)])
+    states = np.array(pair_state)
+    return build_model(
+        n_states=m + 1,
+        pair_state=states,
+        pair_action=np.arange(states.size) - np.searchsorted(states, states),
+        outcome_pair=np.array(outcome_pair),
+        outcome_state=np.array(outcome_state),
+        outcome_prob=np.array(outcome_prob),
+        outcome_cost=np.array(cost),
+        action_names=("stay", "go"),
+    )
+
+
+@pytest.mark.parametrize("escape", [1e-6, 1e-9, 1e-12])
+def test_values_from_the_factors_of_a_nearly_endless_policy_are_not_kept(escape):
+    model = nearly_endless(escape)
+    dense = _dense.DenseModel.of(model)
+    start = dense.lookahead(32)
+    evaluated = dense.evaluate_if_proper(start)
+    assert evaluated is not None  # proper, if barely: it ends only by the escape
+    values, factors = evaluated
+    q = dense.q_values(values)
+    best, greedy = dense.greedy(q)
+    better = np.where(_solver._settled(q[start], best), start, greedy)
+    assert 0 < np.count_nonzero(better != start) <= _dense.FEW * start.size
+    # Solved from the first policy's factors, the next one's values are off...
+    updated, used = dense.evaluate(better, factors)
+    assert used is factors
+    assert not dense.solves(dense.q_values(updated), better, updated)
+    # ...so the solver factors it afresh, and agrees with the sparse path.
+    same_solution(model)
 
 
 def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
