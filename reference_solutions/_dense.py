@@ -16,7 +16,7 @@ values are known, are folded into each pair's cost once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg import lapack
@@ -131,6 +131,13 @@ class DenseModel:
     table: np.ndarray
     row_start: np.ndarray
     fold: Fold | None = None
+    flat_table: np.ndarray = field(init=False, repr=False)
+    single: bool = field(init=False)  # every live state has one pair (as in classic)
+
+    def __post_init__(self) -> None:
+        # Fields, not properties: read a few dozen times a solve.
+        object.__setattr__(self, "flat_table", self.table.ravel())
+        object.__setattr__(self, "single", self.table.shape[1] == 1)
 
     @classmethod
     def of(cls, model: Model) -> DenseModel | None:
@@ -169,11 +176,6 @@ class DenseModel:
                    column=local[T.indices], weight=weight, table=table,
                    row_start=np.arange(0, table.size, table.shape[1]), fold=fold)  # fmt: skip
 
-    @property
-    def single(self) -> bool:
-        """Every live state has one pair (a Markov chain, as in classic)."""
-        return self.table.shape[1] == 1
-
     def evaluate(
         self, policy: np.ndarray, near: Factors | None = None
     ) -> tuple[np.ndarray, Factors]:
@@ -211,20 +213,23 @@ class DenseModel:
         rhs[:, 0] = cost
         lu, pivots, both, info = lapack.dgesv(system, rhs)  # ``system`` is kept for the check
         moves = both[:, 1]
-        if info != 0 or not np.isfinite(both).all() or not (moves > 0).all():
+        # (NaN fails every comparison, and an infinite x makes the slack below infinite.)
+        if info != 0 or not (moves > 0).all():
             return None
         # Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and the
         # product below is off by at most (m + 2) eps times that.
         slack = 2.0 * (m + 2) * _EPS * float(moves.max())
         if not (system @ moves > slack).all():
             return None
-        return self._unfold(policy, both[:, 0].copy()), Factors(policy, lu, pivots)
+        return self._unfold(policy, both[:, 0]), Factors(policy, lu, pivots)
 
-    def solves(self, q: np.ndarray, policy: np.ndarray, values: np.ndarray) -> bool:
-        """Whether ``values`` solve the system of ``policy`` to within :data:`EXACT`, given
-        their Q-values ``q`` (its residual is ``q[policy] - values``)."""
-        scale = max(1.0, float(np.abs(values).max(initial=0.0)))
-        return float(np.abs(q[policy] - values).max(initial=0.0)) <= EXACT * scale
+    @staticmethod
+    def solves(current: np.ndarray, values: np.ndarray) -> bool:
+        """Whether ``values`` solve a policy's system to within :data:`EXACT`, given
+        ``current``, the Q-values of the policy's own pairs (the residual is their
+        difference)."""
+        residual = np.abs(current - values).max()
+        return bool(residual <= EXACT * max(1.0, np.abs(values).max()))
 
     def _update(self, policy: np.ndarray, near: Factors) -> np.ndarray | None:
         """:meth:`evaluate` from the factors of a policy that differs from ``policy`` in at
@@ -261,15 +266,15 @@ class DenseModel:
         _, _, small, info = lapack.dgesv(capacitance, both[:, 0], overwrite_a=1, overwrite_b=1)
         if info != 0:
             return None
-        values = solved[:, 0] - solved[:, 1:] @ small
-        return values if np.isfinite(values).all() else None
+        # Not checked here: the solver checks the residual of values made this way.
+        return solved[:, 0] - solved[:, 1:] @ small
 
     def _rows(self, pairs: np.ndarray, k: int) -> np.ndarray:
         """A ``k x m`` array: the rows of ``P`` of the first ``k`` of ``pairs`` minus those of
         the next ``k``, over the live states."""
         m = self.live.size
         outcomes, lengths, ends = self._outcomes(pairs)
-        flat = np.repeat(np.arange(2 * k) % k * m, lengths)
+        flat = (np.arange(2 * k) % k * m).repeat(lengths)
         flat += self.column[outcomes]
         weight = self.weight[outcomes]
         weight[int(ends[k - 1]) :] *= -1.0
@@ -280,8 +285,8 @@ class DenseModel:
         each pair ends in that list."""
         first = self.model.transitions.indptr[pairs]
         lengths = self.n_outcomes[pairs]
-        ends = np.cumsum(lengths)
-        outcomes = np.repeat(first - (ends - lengths), lengths)
+        ends = lengths.cumsum()
+        outcomes = (first - (ends - lengths)).repeat(lengths)
         outcomes += np.arange(int(ends[-1]))
         return outcomes, lengths, ends
 
@@ -296,7 +301,7 @@ class DenseModel:
         outcomes, lengths, _ = self._outcomes(pairs)
         column = self.column[outcomes]
         weight = self.weight[outcomes]
-        row = np.repeat(np.arange(k), lengths)
+        row = np.arange(k).repeat(lengths)
         rhs = self.cost[pairs]
         hit = np.flatnonzero(self.fold.is_moved[column])
         through = policy[column[hit]]  # the move each folded state chose
@@ -323,12 +328,12 @@ class DenseModel:
         """``I - P`` of ``policy``, dense, over the live states."""
         m = policy.size
         if self.single:  # the one policy there is: every outcome, in order
-            flat = np.repeat(np.arange(0, m * m, m), self.n_outcomes)
+            flat = np.arange(0, m * m, m).repeat(self.n_outcomes)
             flat += self.column
             weight = self.weight
         else:
             outcomes, lengths, _ = self._outcomes(policy)
-            flat = np.repeat(np.arange(0, m * m, m), lengths)
+            flat = np.arange(0, m * m, m).repeat(lengths)
             flat += self.column[outcomes]
             weight = self.weight[outcomes]
         return _identity_minus(flat, weight, m)
@@ -367,7 +372,7 @@ class DenseModel:
         # Flat indices: a third of the time of indexing by rows and columns.
         flat = options.argmin(axis=1)
         flat += self.row_start
-        return options.ravel()[flat], self.table.ravel()[flat]
+        return options.ravel()[flat], self.flat_table[flat]
 
     def within(self, q: np.ndarray, bound: np.ndarray) -> np.ndarray:
         """Per pair, whether its Q-value is at most its state's ``bound``."""

@@ -485,13 +485,15 @@ def _dense_policy_iteration(
     updated = False  # whether the values came from another policy's factors
     while True:
         q = dense.q_values(live_values)
-        if updated and not dense.solves(q, policy, live_values):
+        current = q[policy]
+        if updated and not dense.solves(current, live_values):
             live_values, factors = dense.evaluate(policy)  # factored afresh
             q = dense.q_values(live_values)
+            current = q[policy]
         best, greedy = dense.greedy(q)
         if dense.single:
             break
-        keep = _settled(q[policy], best)
+        keep = _settled(current, best)
         if keep.all():
             break
         if iterations == max_iterations:
@@ -500,17 +502,16 @@ def _dense_policy_iteration(
         live_values, used = dense.evaluate(policy, factors)
         updated, factors = used is factors, used
         iterations += 1
-    sign = _sign(model)
     values = model.terminal_value.astype(float)
-    values[dense.live] = sign * live_values
+    values[dense.live] = -live_values if model.maximize else live_values
     optimal = dense.within(q, _near(best, tie_tolerance))
     chosen = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
     chosen[dense.live] = greedy
-    residual = float(np.max(np.abs(best - live_values), initial=0.0))
+    residual = float(np.abs(best - live_values).max(initial=0.0))
     return Solution(
         model=model,
         values=values,
-        q_values=sign * q[:-1],
+        q_values=-q[:-1] if model.maximize else q[:-1],
         policy=chosen,
         optimal=optimal,
         iterations=iterations,

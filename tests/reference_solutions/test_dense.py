@@ -305,7 +305,7 @@ def test_values_from_the_factors_of_a_nearly_endless_policy_are_not_kept(escape)
     # Solved from the first policy's factors, the next one's values are off...
     updated, used = dense.evaluate(better, factors)
     assert used is factors
-    assert not dense.solves(dense.q_values(updated), better, updated)
+    assert not dense.solves(dense.q_values(updated)[better], updated)
     # ...so the solver factors it afresh, and agrees with the sparse path.
     same_solution(model)
 
