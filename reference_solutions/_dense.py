@@ -374,13 +374,17 @@ class DenseModel:
         flat += self.row_start
         return options.ravel()[flat], self.flat_table[flat]
 
-    def within(self, q: np.ndarray, bound: np.ndarray) -> np.ndarray:
-        """Per pair, whether its Q-value is at most its state's ``bound``."""
+    def within(self, q: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair, whether its Q-value is at most its state's ``bound``; and per live
+        state the first such pair (as :func:`._solver._within` gives them)."""
         if self.single:
-            return np.ones(q.size - 1, dtype=bool)
+            return np.ones(q.size - 1, dtype=bool), self.table[:, 0]
+        inside = q[self.table] <= bound[:, None]
         hits = np.zeros(q.size, dtype=bool)
-        hits[self.table[q[self.table] <= bound[:, None]]] = True
-        return hits[:-1]
+        hits[self.table[inside]] = True
+        first = inside.argmax(axis=1)
+        first += self.row_start
+        return hits[:-1], self.flat_table[first]
 
 
 def _identity_minus(flat: np.ndarray, weight: np.ndarray, m: int) -> np.ndarray:

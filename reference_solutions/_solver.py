@@ -375,15 +375,27 @@ def _greedy(model: Model, q_min: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best, policy
 
 
-def _within(model: Model, q_min: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """Per pair, whether its Q-value is at most its state's ``bound``."""
+def _within(model: Model, q_min: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair, whether its Q-value is at most its state's ``bound``; and per state the
+    first such pair (``-1`` on terminal states). That first pair is the policy a solution
+    gives: where two pairs are equally good, rounding in the last bit cannot tip it from one
+    to the other (efron's public board has such ties)."""
     within = np.zeros(q_min.size, dtype=bool)
+    policy = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
     for width, states, first in model.choice_blocks:
+        if width == 1:
+            within[first] = q_min[first] <= bound[states]
+            policy[states] = first
+            continue
         where = _block_pairs(width, first)
         table = q_min[where].reshape(states.size, width)
         hits = table <= bound[states][:, None]
         within[where] = hits.ravel() if isinstance(where, slice) else hits
-    return within
+        pick = hits.argmax(axis=1)
+        del hits, table
+        pick += first
+        policy[states] = pick
+    return within, policy
 
 
 def _finish(
@@ -399,8 +411,9 @@ def _finish(
     values = np.where(model.terminal, model.terminal_value, values)
     q = q_values(model, values)
     q_min = q if sign > 0 else -q
-    best, policy = _greedy(model, q_min)
-    optimal = _within(model, q_min, _near(best, tie_tolerance))
+    best, greedy = _greedy(model, q_min)
+    del greedy  # the policy given is the first optimal pair, from _within
+    optimal, policy = _within(model, q_min, _near(best, tie_tolerance))
     del q_min
     live = ~model.terminal
     residual = float(np.max(np.abs(best[live] - sign * values[live]), initial=0.0))
@@ -504,9 +517,9 @@ def _dense_policy_iteration(
         iterations += 1
     values = model.terminal_value.astype(float)
     values[dense.live] = -live_values if model.maximize else live_values
-    optimal = dense.within(q, _near(best, tie_tolerance))
+    optimal, first = dense.within(q, _near(best, tie_tolerance))
     chosen = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
-    chosen[dense.live] = greedy
+    chosen[dense.live] = first
     residual = float(np.abs(best - live_values).max(initial=0.0))
     return Solution(
         model=model,

@@ -75,6 +75,7 @@ def same_solution(model) -> None:
     assert np.all(sparse.optimal[dense.policy[live]])
     assert np.all(dense.optimal[sparse.policy[live]])
     assert dense.residual < 1e-9
+    assert np.array_equal(dense.policy, sparse.policy)  # each state's first optimal pair
 
 
 @pytest.mark.parametrize("name", ["classic", "boosted", "aimed", "efron", "trap-lane"])

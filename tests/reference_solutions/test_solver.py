@@ -135,6 +135,30 @@ def test_ties_are_all_reported_optimal():
     assert solution.residual < 1e-12
 
 
+@pytest.mark.parametrize("solver", [policy_iteration, value_iteration])
+@pytest.mark.parametrize("name", [*JUMP_GAMES, "trap-lane"])
+def test_the_policy_given_is_each_states_first_optimal_action(name, solver):
+    # docs/rules.md, "Ties": so rounding cannot tip the printed action between equal ones.
+    model = make_problem(name).game.model
+    solution = solver(model)
+    for state in range(model.n_states):
+        optimal = [p for p in model.pairs_of(state) if solution.optimal[p]]
+        assert solution.policy[state] == (optimal[0] if optimal else -1)
+
+
+def test_efrons_exact_ties_print_the_first_die():
+    # Square 94, 6 from the goal: Blue (all 3s) takes 2 turns, and so does Red (two 6s,
+    # four 2s) in expectation: a 6 wins at once, a third of the time, else the piece is on
+    # 96, 1.5 turns from the end (1 + 2/3 x 1.5 = 2). Blue comes first in the dice table.
+    problem = make_problem("efron")
+    solution = policy_iteration(problem.game.model)
+    state = next(s for s in range(problem.game.model.n_states)
+                 if problem.game.model.label(s) == "square 94")  # fmt: skip
+    assert solution.optimal_actions(state)[:1] == ["Blue"]
+    assert "Red" in solution.optimal_actions(state)
+    assert solution.action(state) == "Blue"
+
+
 @pytest.mark.parametrize("name", ["boosted", "efron", "trap-lane"])
 def test_proper_policy_steps_closer_on_every_state(name):
     """``proper_policy``: on every state with a move, the chosen pair can step to a state
