@@ -231,7 +231,7 @@ def test_random_priced_chains_agree_with_the_sparse_path(model):
     same_solution(model)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(model=chains(priced=True))
 def test_random_chains_solved_folded_agree_with_the_sparse_path(model):
     # Up to 8 live states, costs, terminal values and discounts drawn.
@@ -360,7 +360,7 @@ def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(mo
         )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(model=chains(priced=True), data=st.data())
 def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, data):
     # Two policies, each state's pair drawn for each: the second is solved from the first's
