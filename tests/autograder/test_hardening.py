@@ -291,9 +291,11 @@ DEFAULT_HOARDS = {("namespace", h) for h in HOARDS if h != "sysv-shm-two-process
 def test_a_control_group_holds_shared_memory_to_the_limit(world, as_level, name, hoard):
     isolation = level(name)
     as_level(name)
-    path = world.attack("memory_files", token=world.token, **HOARDS[hoard])
     own_dev_shm = hoard.startswith("dev-shm") and name == "namespace"
-    # (In its own small /dev/shm the hoard stops at once, then waits for its time limit.)
+    # In its own small /dev/shm the hoard stops at once; it then ends, once every process
+    # has reported, rather than wait for its time limit.
+    path = world.attack("memory_files", token=world.token, exit_when_done=own_dev_shm,
+                        **HOARDS[hoard])  # fmt: skip
     result = grade_file(path, isolation, limits=ASSIGNMENT.limits.with_timeout(3) if own_dev_shm
                         else ROOMY)  # fmt: skip
     test = result.tests[0]
