@@ -201,6 +201,7 @@ def test_at_the_process_level_nothing_printed_is_quoted_back(tmp_path):
     assert MARKER not in json.dumps(results)
 
 
+@pytest.mark.slow  # (the same runs as `grade`'s, whose time limits the default run checks)
 def test_a_program_that_never_ends_scores_zero_within_the_limits(endless_archive, tmp_path):
     users = [{"email": "ada@uni.example", "id": 900, "name": "Ada", "sid": "s1"}]
     program = "while True:\n    pass\n"

@@ -266,7 +266,8 @@ def _program(tmp_path: Path, source: str) -> list[str]:
     return [sys.executable, "-E", "-s", str(program)]
 
 
-@pytest.mark.parametrize("way", WAYS)
+# The launcher's way, the fallback, with -m slow (its other checks run by default).
+@pytest.mark.parametrize("way", ["direct", pytest.param("launcher", marks=pytest.mark.slow)])
 def test_the_cpu_limit_ends_a_busy_program(tools, monkeypatch, tmp_path, way):
     argv = _program(tmp_path, "while True:\n    pass\n")
     run, _ = launch(monkeypatch, way, argv, tmp_path, Limits(timeout=PATIENT, cpu=1.0),

@@ -200,6 +200,7 @@ def test_an_efron_notebook_with_a_linear_solve_per_policy_gets_full_marks(tmp_pa
 # --- time, parse errors --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (a notebook runs as the script made of it: scripts' time limits run by default)
 def test_a_notebook_that_never_ends_times_out_as_a_script_does(tmp_path):
     assignment = load_assignment("classic")
     cells = [*reference_cells("classic")]

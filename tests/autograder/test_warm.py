@@ -264,6 +264,7 @@ def _run_groups(lines: list[str], isolation: Isolation) -> set[str]:
     return names
 
 
+@pytest.mark.slow  # (the default run stops a warm board at its CPU limit: the test after this)
 def test_a_board_that_never_ends_times_out_and_the_next_boards_pass(tmp_path, namespace, spy):
     source = with_prelude("if not _board['jumps']:\n    while True:\n        pass")
     result = grade(tmp_path, source, namespace, limits=SHORT)
