@@ -376,7 +376,7 @@ class DenseModel:
 
     def within(self, q: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per pair, whether its Q-value is at most its state's ``bound``; and per live
-        state the first such pair (as :func:`._solver._within` gives them)."""
+        state the first such pair (as :func:`._solver._choices` gives them)."""
         if self.single:
             return np.ones(q.size - 1, dtype=bool), self.table[:, 0]
         inside = q[self.table] <= bound[:, None]

@@ -375,27 +375,37 @@ def _greedy(model: Model, q_min: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best, policy
 
 
-def _within(model: Model, q_min: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per pair, whether its Q-value is at most its state's ``bound``; and per state the
-    first such pair (``-1`` on terminal states). That first pair is the policy a solution
-    gives: where two pairs are equally good, rounding in the last bit cannot tip it from one
-    to the other (efron's public board has such ties)."""
+def _choices(
+    model: Model, q_min: np.ndarray, tie_tolerance: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per state, the smallest (minimisation-signed) Q-value (0 on terminal states); per
+    pair, whether its Q-value is within ``tie_tolerance`` of that (:func:`_near`); and per
+    state the first such pair (``-1`` on terminal states), one pass over each block of
+    states. That first pair is the policy a solution gives: where two pairs are equally
+    good, rounding in the last bit cannot tip it from one to the other (efron's public
+    board has such ties)."""
+    best = np.zeros(model.n_states)
     within = np.zeros(q_min.size, dtype=bool)
     policy = np.full(model.n_states, -1, dtype=model.transitions.indices.dtype)
     for width, states, first in model.choice_blocks:
         if width == 1:
-            within[first] = q_min[first] <= bound[states]
+            only = q_min[first]
+            best[states] = only
+            within[first] = only <= _near(only, tie_tolerance)  # (false only for NaN)
             policy[states] = first
             continue
         where = _block_pairs(width, first)
         table = q_min[where].reshape(states.size, width)
-        hits = table <= bound[states][:, None]
+        least = table.min(axis=1)
+        best[states] = least
+        hits = table <= _near(least, tie_tolerance)[:, None]
+        del least
         within[where] = hits.ravel() if isinstance(where, slice) else hits
         pick = hits.argmax(axis=1)
         del hits, table
         pick += first
         policy[states] = pick
-    return within, policy
+    return best, within, policy
 
 
 def _finish(
@@ -411,9 +421,7 @@ def _finish(
     values = np.where(model.terminal, model.terminal_value, values)
     q = q_values(model, values)
     q_min = q if sign > 0 else -q
-    best, greedy = _greedy(model, q_min)
-    del greedy  # the policy given is the first optimal pair, from _within
-    optimal, policy = _within(model, q_min, _near(best, tie_tolerance))
+    best, optimal, policy = _choices(model, q_min, tie_tolerance)
     del q_min
     live = ~model.terminal
     residual = float(np.max(np.abs(best[live] - sign * values[live]), initial=0.0))
