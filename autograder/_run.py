@@ -1,8 +1,8 @@
 """Running one untrusted program with limits, in a process group of its own.
 
 The grader never imports student code: every run is a separate process, started through
-``_launch.py`` (which sets the resource limits), or at ``process`` through ``prlimit`` and
-``unshare``, which set the same ones faster (``_sandbox.direct_launch``), in its own session
+``_launch.py`` (which sets the resource limits), or at ``process`` through ``prlimit`` on a
+held shell, which sets the same ones faster (``_sandbox.direct_launch``), in its own session
 so that a timeout kills the program and everything it started.
 """
 
@@ -250,17 +250,18 @@ def _run(
     folder has grown past what it may hold). ``direct``: ``command`` starts with its
     prefix, which waits for its limits (``DirectLaunch.release``)."""
     started = time.monotonic()
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=dict(env),
-        # (the direct launch's shell puts /dev/null there once released)
-        stdin=subprocess.DEVNULL if direct is None else subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        close_fds=True,
-    )
+    with contextlib.nullcontext() if direct is None else direct.starting():
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=dict(env),
+            # (the direct launch's shell puts /dev/null there once released)
+            stdin=subprocess.DEVNULL if direct is None else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
     # Not released: the shell ends without starting the program (its end is followed as
     # any other), and the run is the grader's failure, not the program's.
     released = direct is None or direct.release(process)

@@ -22,21 +22,22 @@ on itself and ``exec``s the program; or, at ``process``, where the run keeps the
 user and needs nothing but limits, a umask and (as root) an IPC namespace of its own, by the
 direct launch (``direct_launch``): the shell that joins the run's control groups sets the
 umask and ignores the launcher's signals, then waits while the grader sets its limits from
-outside (``prlimit(2)``), then ``exec``s, as root through util-linux's ``unshare --ipc``. The
+outside (``prlimit(2)``), then ``exec``s the program. As root, the grader's thread starts
+that shell from an IPC namespace made for it (``fresh_ipc``) and goes back to its own. The
 same values, the same umask and signals, a fresh IPC namespace as root, without a second
-Python start-up per board (the launcher costs about 8 ms a board, this about 1 ms). Where
-``unshare`` is missing or does not work here (a container that refuses it), or the check
+Python start-up per board (the launcher costs about 8 ms a board, this about 0.6 ms). Where
+the namespace cannot be made (a container that refuses ``unshare(2)``), or the check
 ``direct_ready`` finds anything amiss, the launcher does it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import functools
 import os
 import resource
-import shutil
 import signal
 import stat
 import subprocess
@@ -52,7 +53,7 @@ from typing import Literal, get_args
 from ._assignments import assignments_dir
 from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
-from ._files import remove_tree
+from ._files import libc, remove_tree
 from ._launch import DEFAULT_SIGNALS, IGNORED_SIGNALS, UMASK, bounded, rlimits
 
 __all__ = ["LEVELS", "Isolation", "IsolationLevel", "protected_paths"]
@@ -307,9 +308,10 @@ def close_to_others(paths: Sequence[Path]) -> None:
 
 # -- the direct launch ---------------------------------------------------------------------
 
-# Where ``unshare`` is looked for: the system's own folders, whatever the grader's PATH says.
+# The probe's PATH: the system's own folders, whatever the grader's PATH says.
 TOOLS_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 DIRECT_ENV = "AUTOGRADER_DIRECT_LAUNCH"  # "off": always the Python launcher
+CLONE_NEWIPC = 0x08000000
 # What the check runs, directly launched: what a run would get of what the launch sets.
 _LOOK_DIRECT = (
     "import os, resource\n"
@@ -319,17 +321,49 @@ _LOOK_DIRECT = (
 )
 
 
+def _ipc_error(what: str) -> OSError:
+    number = ctypes.get_errno()
+    return OSError(number, f"{what}: {os.strerror(number)}")
+
+
+@contextlib.contextmanager
+def fresh_ipc() -> Iterator[None]:
+    """The calling thread in an IPC namespace of its own while the ``with`` lasts, then
+    back in the one it had. A process it starts meanwhile keeps the new namespace, and its
+    System V objects and message queues go with it, as under ``unshare --ipc``, without
+    that program's exec per run. A namespace belongs to a thread, not to the process: the
+    grader's other threads, and the runs they start meanwhile, keep their own. Root only;
+    ``OSError`` if the namespace cannot be made, or (then this thread would start its next
+    processes in it) left."""
+    own = os.open("/proc/thread-self/ns/ipc", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        if libc().unshare(CLONE_NEWIPC) != 0:
+            raise _ipc_error("a fresh IPC namespace")
+        try:
+            yield
+        finally:
+            if libc().setns(own, CLONE_NEWIPC) != 0:
+                raise _ipc_error("back to the grader's IPC namespace")
+    finally:
+        os.close(own)
+
+
 @dataclass(frozen=True)
 class DirectLaunch:
     """A run started without the launcher: ``prefix``, a shell that sets the umask and
     the ignored signals, joins the run's control groups and waits on its standard input
-    (``join_command``), then (as root) ``unshare --ipc``; and the resource limits,
-    ``(RLIMIT_*, soft, hard)``, that :meth:`release` sets on that shell meanwhile. The
-    program it ``exec``s in the end inherits them all. Start ``prefix + argv`` with a pipe
-    as standard input, then call :meth:`release`."""
+    (``join_command``); the resource limits, ``(RLIMIT_*, soft, hard)``, that
+    :meth:`release` sets on that shell meanwhile; and (as root) ``fresh_ipc``: the shell is
+    started inside :func:`fresh_ipc`. The program it ``exec``s in the end inherits them all.
+    Start ``prefix + argv`` with a pipe as standard input, then call :meth:`release`."""
 
     prefix: tuple[str, ...]
     limits: tuple[tuple[int, int, int], ...]
+    fresh_ipc: bool = False
+
+    def starting(self) -> contextlib.AbstractContextManager[None]:
+        """Where to start the shell: inside :func:`fresh_ipc` as root."""
+        return fresh_ipc() if self.fresh_ipc else contextlib.nullcontext()
 
     def release(self, process: subprocess.Popen[bytes]) -> bool:
         """Set the limits on the waiting shell, then let it go on. False if they could not
@@ -349,57 +383,45 @@ class DirectLaunch:
         return True
 
 
-def _unshare() -> list[str] | None:
-    """As root, what gives the run a fresh IPC namespace, as the launcher does (its System
-    V objects go with it; as another user the launcher makes none): ``unshare --ipc``,
-    found in ``TOOLS_PATH``, else ``None``."""
-    if not is_root():
-        return []
-    unshare = shutil.which("unshare", path=TOOLS_PATH)
-    return [unshare, "--ipc", "--"] if unshare else None
-
-
-def _direct(limits: dict[str, float | None], joins: Sequence[Path],
-            unshare: Sequence[str]) -> DirectLaunch:  # fmt: skip
+def _direct(limits: dict[str, float | None], joins: Sequence[Path]) -> DirectLaunch:
     # (without groups to join, the launcher's run has no shell before it, so no PWD)
     join = join_command(joins, itself=True, umask=UMASK, ignore=IGNORED_SIGNALS, hold=True,
                         no_pwd=not joins)  # fmt: skip
     values = tuple((kind, *bounded(kind, value)) for kind, value in rlimits(limits))
-    return DirectLaunch((*join, *unshare), values)
+    return DirectLaunch(tuple(join), values, fresh_ipc=is_root())
 
 
 @functools.cache
-def direct_ready() -> tuple[str, ...] | None:
-    """What the direct launch ``exec``s after its shell (as root ``unshare --ipc --``,
-    else nothing), once it is known to work here: tried once per process, on a program
-    that reports what it got (a container may refuse a root ``unshare``: then the launcher
-    does what it can, as before). ``None``: it does not."""
-    unshare = _unshare()
-    if unshare is None:
-        return None
-    launch = _direct({"cpu": 7, "memory_mb": 1024, "file_mb": 1}, (), unshare)
+def direct_ready() -> bool:
+    """Whether the direct launch works here, tried once per process on a program that
+    reports what it got: its limits, its umask and, as root, an IPC namespace of its own,
+    while the thread that started it is back in its own (a container may refuse a root
+    ``unshare(2)``: then the launcher does what it can, as before)."""
+    launch = _direct({"cpu": 7, "memory_mb": 1024, "file_mb": 1}, ())
     argv = [sys.executable, "-I", "-S", "-c", _LOOK_DIRECT]
+    before = os.readlink("/proc/thread-self/ns/ipc")
     try:
-        process = subprocess.Popen([*launch.prefix, *argv], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env={"PATH": TOOLS_PATH})  # fmt: skip
+        with launch.starting():
+            process = subprocess.Popen([*launch.prefix, *argv], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       env={"PATH": TOOLS_PATH})  # fmt: skip
     except OSError:
-        return None
+        return False
     released = launch.release(process)
     try:
         out, _ = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        return None
+        return False
     soft, hard = bounded(resource.RLIMIT_CPU, 7)
     lines = out.decode("ascii", "replace").splitlines()
     if not released or process.returncode != 0 or lines[1:] != [f"0 0 {soft} {hard}",
                                                                  oct(UMASK)]:  # fmt: skip
-        return None
-    if unshare and lines[0] == os.readlink("/proc/self/ns/ipc"):
-        return None  # (no fresh IPC namespace)
-    return tuple(unshare)
+        return False
+    if os.readlink("/proc/thread-self/ns/ipc") != before:
+        return False  # (this thread was left in the run's namespace)
+    return not launch.fresh_ipc or lines[0] != before
 
 
 def direct_launch(
@@ -409,16 +431,15 @@ def direct_launch(
     resource limits, its umask, the signals a Python start-up ignores, which a program
     started from it inherits ignored, and as root a fresh IPC namespace), after joining the
     control group files ``joins``, without a second Python start-up; ``None`` where the
-    launcher must do it: a run as another user (``limits["uid"]``), no working ``unshare``
-    here as root (``direct_ready``), a grader that ignores SIGINT or SIGQUIT (started in the
-    background), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
+    launcher must do it: a run as another user (``limits["uid"]``), a direct launch that
+    does not work here (``direct_ready``), a grader that ignores SIGINT or SIGQUIT (started
+    in the background), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
     turned_off = os.environ.get(DIRECT_ENV, "").lower() in ("0", "off", "no", "false")
     if limits.get("uid") is not None or turned_off or _ignoring_defaults():
         return None
-    unshare = direct_ready()
-    if unshare is None:
+    if not direct_ready():
         return None
-    return _direct(limits, joins, unshare)
+    return _direct(limits, joins)
 
 
 def _ignoring_defaults() -> bool:

@@ -20,10 +20,10 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
   the same level with that warm interpreter turned off (``AUTOGRADER_WARM=off``): a fresh
   sandbox and interpreter per board, as at ``process``. At ``process`` (as the grader's own
   user) a shell joins the run's control groups and waits while the grader sets its limits
-  from outside (``prlimit(2)``), then ``exec``s the program, as root through util-linux's
-  ``unshare --ipc`` (autograder/_sandbox.py, ``direct_launch``); ``process-launcher`` is
-  the same level with the Python launcher instead (``AUTOGRADER_DIRECT_LAUNCH=off``, as
-  where ``unshare`` is missing), for reference.
+  from outside (``prlimit(2)``), then ``exec``s the program; as root the shell starts in a
+  fresh IPC namespace (autograder/_sandbox.py, ``direct_launch``, ``fresh_ipc``);
+  ``process-launcher`` is the same level with the Python launcher instead
+  (``AUTOGRADER_DIRECT_LAUNCH=off``, as where ``unshare(2)`` is refused), for reference.
 - bare: ``python3 program.py board.json`` for every program and board, standard output
   captured, with N programs at a time (each program's boards one after another, as the
   grader runs them).

@@ -1,10 +1,11 @@
 """How a run's limits are set at ``process``: the direct launch (``_sandbox.direct_launch``: a
-shell held until the grader has set its limits, then, as root, util-linux's ``unshare``) must
-give a run exactly what the Python launcher (``_launch.py``) gives it: the same resource
-limits, umask, ignored and blocked signals, capabilities, session, control groups, standard
-input, environment and, as root, an IPC namespace of its own. Where ``unshare`` is missing
-or does not do its job, the launcher takes over; and the limits hold either way. No timing
-is checked here (the speed is ``benchmarks/bench_throughput.py``'s business)."""
+shell held until the grader has set its limits, started as root from an IPC namespace the
+grader's thread made for it and left) must give a run exactly what the Python launcher
+(``_launch.py``) gives it: the same resource limits, umask, ignored and blocked signals,
+capabilities, session, control groups, standard input, environment and, as root, an IPC
+namespace of its own. Where that namespace cannot be made, or is not fresh, the launcher
+takes over; and the limits hold either way. No timing is checked here (the speed is
+``benchmarks/bench_throughput.py``'s business)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import shutil
 import signal
 import stat
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,11 +74,11 @@ def signals_as(handlers: dict) -> Iterator[None]:
 @pytest.fixture
 def tools() -> None:
     """The direct launch must be possible here, or there is nothing to compare. CI (which
-    sets ``AUTOGRADER_EXPECT_ISOLATION``) runs on Debian, whose util-linux has ``unshare``."""
-    if sandbox.direct_ready() is None:
+    sets ``AUTOGRADER_EXPECT_ISOLATION``) runs as root where ``unshare(2)`` is allowed."""
+    if not sandbox.direct_ready():
         if os.environ.get("AUTOGRADER_EXPECT_ISOLATION"):
-            pytest.fail("the direct launch should work here (as root: unshare, util-linux)")
-        pytest.skip("no direct launch here (as root it needs unshare)")
+            pytest.fail("the direct launch should work here (as root: unshare(2) allowed)")
+        pytest.skip("no direct launch here (as root it needs unshare(2))")
 
 
 def recorded(monkeypatch, *args, **kwargs) -> tuple[Run, list[str]]:
@@ -192,7 +194,7 @@ def test_the_direct_launch_sets_every_limit_the_launcher_sets(tools):
         (resource.RLIMIT_NPROC, 40, 40),
     )
     assert len(launch.limits) == len(rlimits(payload))
-    assert ("--ipc" in launch.prefix) == is_root()
+    assert launch.fresh_ipc == is_root()
 
 
 def test_the_launcher_reads_back_what_the_grader_writes():
@@ -209,37 +211,135 @@ def test_a_run_with_a_lent_uid_always_goes_through_the_launcher():
     assert sandbox.direct_launch(payload) is None
 
 
-def test_the_launcher_takes_over_where_unshare_is_missing(monkeypatch, tmp_path):
+def test_the_launcher_takes_over_where_no_ipc_namespace_can_be_made(monkeypatch, tmp_path):
+    """A container may refuse ``unshare(2)`` to root: the check finds out, and the launcher
+    does what it can."""
     if not is_root():
-        pytest.skip("the direct launch needs unshare only as root")
-    empty = tmp_path / "bin"
-    empty.mkdir()
-    monkeypatch.setattr(sandbox, "TOOLS_PATH", str(empty))
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+
+    @contextlib.contextmanager
+    def refused() -> Iterator[None]:
+        raise PermissionError(1, "Operation not permitted")
+        yield
+
+    monkeypatch.setattr(sandbox, "fresh_ipc", refused)
     monkeypatch.delenv(sandbox.DIRECT_ENV, raising=False)
-    assert sandbox.direct_ready() is None
+    assert not sandbox.direct_ready()
     assert sandbox.direct_launch({"cpu": 1, "memory_mb": 64, "file_mb": 1}) is None
     run, _ = launch(monkeypatch, "launcher", [CAT, "/proc/self/limits"], tmp_path, force=False)
     assert (run.status, run.returncode) == ("exited", 0)
     assert re.search(r"Max cpu time +3 +4 ", run.stdout.decode())
 
 
-def test_an_unshare_that_makes_no_namespace_is_not_used(tools, monkeypatch, tmp_path):
-    """One that only passes the program on is found out by the check, and the launcher
-    does the work."""
+def test_a_namespace_that_is_not_fresh_is_not_used(tools, monkeypatch, tmp_path):
+    """A way of making one that leaves the run in the grader's namespace is found out by
+    the check, and the launcher does the work."""
     if not is_root():
-        pytest.skip("the direct launch needs unshare only as root")
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    fake = folder / "unshare"
-    # Skip its own options and the "--", then run the rest.
-    fake.write_text('#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done; shift; exec "$@"\n')
-    fake.chmod(0o755)
-    monkeypatch.setattr(sandbox, "TOOLS_PATH", str(folder))
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    monkeypatch.setattr(sandbox, "fresh_ipc", contextlib.nullcontext)
     sandbox.direct_ready.cache_clear()
-    assert sandbox.direct_ready() is None
+    assert not sandbox.direct_ready()
     run, _ = launch(monkeypatch, "launcher", [sys.executable, "-I", "-S", "-c", IPC], tmp_path,
                     force=False)  # fmt: skip
     assert run.stdout.decode().strip() != os.readlink("/proc/self/ns/ipc")
+
+
+def test_a_thread_that_would_stay_in_the_run_namespace_is_found_out(tools, monkeypatch):
+    """A namespace made but not left would put the thread's next runs in it: the check
+    refuses the direct launch (run on a thread of its own, which is then thrown away)."""
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    real = sandbox.libc()
+
+    class NoWayBack:
+        unshare = real.unshare
+
+        @staticmethod
+        def setns(fd: int, kind: int) -> int:
+            return 0  # says it went back, and did not
+
+    monkeypatch.setattr(sandbox, "libc", lambda: NoWayBack)
+    sandbox.direct_ready.cache_clear()
+    found: list[object] = []
+    thread = threading.Thread(target=lambda: found.append(sandbox.direct_ready()))
+    thread.start()
+    thread.join()
+    assert found == [False]
+
+
+def test_a_thread_that_cannot_go_back_says_so(monkeypatch):
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    real = sandbox.libc()
+
+    class Refused:
+        unshare = real.unshare
+
+        @staticmethod
+        def setns(fd: int, kind: int) -> int:
+            return -1
+
+    monkeypatch.setattr(sandbox, "libc", lambda: Refused)
+    raised: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            with sandbox.fresh_ipc():
+                pass
+        except OSError as err:
+            raised.append(err)
+
+    thread = threading.Thread(target=attempt)  # (left in the new namespace: thrown away)
+    thread.start()
+    thread.join()
+    assert len(raised) == 1 and "back to the grader's IPC namespace" in str(raised[0])
+
+
+def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(tools, tmp_path):
+    """A namespace belongs to the thread that made it: two runs started side by side (as
+    at ``-j 2``) get one each, neither the grader's, and each thread, and the grader's main
+    thread, is back in its own as soon as its run has started."""
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    isolation = detect_isolation("process")
+    grader = os.readlink("/proc/self/ns/ipc")
+    # Each run says its namespace, then waits for the other run's (both alive: two distinct
+    # namespaces, whose numbers cannot have been reused).
+    script = (
+        "import os, sys, time\n"
+        "mine, other = sys.argv[1], sys.argv[2]\n"
+        "open(mine, 'w').write(os.readlink('/proc/self/ns/ipc'))\n"
+        "deadline = time.monotonic() + 20\n"
+        "while not os.path.exists(other) and time.monotonic() < deadline:\n"
+        "    time.sleep(0.01)\n"
+        "print(os.readlink('/proc/self/ns/ipc'))\n"
+    )
+    program = tmp_path / "say.py"
+    program.write_text(script)
+    results: dict[int, tuple[Run, str]] = {}
+    barrier = threading.Barrier(2)
+
+    def one(k: int) -> None:
+        barrier.wait()
+        mine, other = tmp_path / f"said-{k}", tmp_path / f"said-{1 - k}"
+        run = run_limited([sys.executable, "-I", "-S", str(program), str(mine), str(other)],
+                          tmp_path, clean_environment(tmp_path), LIMITS,
+                          isolation=isolation)  # fmt: skip
+        results[k] = (run, os.readlink("/proc/thread-self/ns/ipc"))
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seen_by_runs = []
+    for run, thread_after in results.values():
+        assert (run.status, run.returncode) == ("exited", 0), run
+        seen_by_runs.append(run.stdout.decode().strip())
+        assert thread_after == grader
+    assert grader not in seen_by_runs
+    assert seen_by_runs[0] != seen_by_runs[1]
+    assert os.readlink("/proc/thread-self/ns/ipc") == grader
 
 
 def test_a_program_whose_limits_could_not_be_set_never_starts(tools, monkeypatch, tmp_path):
