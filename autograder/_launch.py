@@ -9,10 +9,10 @@ child, and lets the same step run inside a bubblewrap sandbox.
 The grader imports it too (:func:`encode`, :func:`rlimits`, :func:`bounded`, ``UMASK``,
 ``IGNORED_SIGNALS``): where a run needs no more than limits, a umask and an IPC namespace
 (the ``process`` level), the grader gives it exactly what this script would, without it
-(``_sandbox.direct_launch``: the limits set from outside on a shell that waits for them, as
-root ``unshare --ipc``), and saves this interpreter's start-up. Where this script does run,
-it imports nothing slow to import (``json`` costs as much as the interpreter's start-up: the
-limits come as ``key=value`` words).
+(``_sandbox.direct_launch``: the limits set from outside on a shell that waits for them,
+started as root in a fresh IPC namespace), and saves this interpreter's start-up. Where
+this script does run, it imports nothing slow to import (``json`` costs as much as the
+interpreter's start-up: the limits come as ``key=value`` words).
 
 A lent uid is the same kernel user from one run to the next, and the kernel keeps some state
 per user: its keyrings, and (outside a sandbox) System V shared memory, semaphores and

@@ -250,18 +250,25 @@ def _run(
     folder has grown past what it may hold). ``direct``: ``command`` starts with its
     prefix, which waits for its limits (``DirectLaunch.release``)."""
     started = time.monotonic()
-    with contextlib.nullcontext() if direct is None else direct.starting():
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=dict(env),
-            # (the direct launch's shell puts /dev/null there once released)
-            stdin=subprocess.DEVNULL if direct is None else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-        )
+    process = None
+    try:
+        with contextlib.nullcontext() if direct is None else direct.starting():
+            process = subprocess.Popen(
+                command,
+                cwd=cwd,
+                env=dict(env),
+                # (the direct launch's shell puts /dev/null there once released)
+                stdin=subprocess.DEVNULL if direct is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+            )
+    except BaseException:
+        if process is not None:  # started, not let go: the thread's way back failed
+            _kill_group(process.pid)
+            process.communicate()
+        raise
     # Not released: the shell ends without starting the program (its end is followed as
     # any other), and the run is the grader's failure, not the program's.
     released = direct is None or direct.release(process)

@@ -25,7 +25,7 @@ umask and ignores the launcher's signals, then waits while the grader sets its l
 outside (``prlimit(2)``), then ``exec``s the program. As root, the grader's thread starts
 that shell from an IPC namespace made for it (``fresh_ipc``) and goes back to its own. The
 same values, the same umask and signals, a fresh IPC namespace as root, without a second
-Python start-up per board (the launcher costs about 8 ms a board, this about 0.6 ms). Where
+Python start-up per board (the launcher costs about 8 ms a board more than this). Where
 the namespace cannot be made (a container that refuses ``unshare(2)``), or the check
 ``direct_ready`` finds anything amiss, the launcher does it.
 """
@@ -332,20 +332,33 @@ def fresh_ipc() -> Iterator[None]:
     back in the one it had. A process it starts meanwhile keeps the new namespace, and its
     System V objects and message queues go with it, as under ``unshare --ipc``, without
     that program's exec per run. A namespace belongs to a thread, not to the process: the
-    grader's other threads, and the runs they start meanwhile, keep their own. Root only;
-    ``OSError`` if the namespace cannot be made, or (then this thread would start its next
-    processes in it) left."""
+    grader's other threads, and the runs they start meanwhile, keep their own. (Both moves
+    also give the thread an empty list of System V semaphore undos: the grader keeps
+    none.) It takes root over both namespaces (root in a user namespace that does not own
+    the grader's IPC namespace may make one and not go back: ``direct_ready`` finds that
+    out on a thread of its own). ``OSError`` if the namespace cannot be made, or left: then
+    this thread stays in it, and ``direct_launch`` gives every later run to the launcher,
+    which makes a namespace of its own."""
+    global _stranded
     own = os.open("/proc/thread-self/ns/ipc", os.O_RDONLY | os.O_CLOEXEC)
     try:
         if libc().unshare(CLONE_NEWIPC) != 0:
             raise _ipc_error("a fresh IPC namespace")
         try:
             yield
-        finally:
+        except BaseException as err:
             if libc().setns(own, CLONE_NEWIPC) != 0:
-                raise _ipc_error("back to the grader's IPC namespace")
+                _stranded = True
+                err.add_note(str(_ipc_error("and back to the grader's IPC namespace")))
+            raise
+        if libc().setns(own, CLONE_NEWIPC) != 0:
+            _stranded = True
+            raise _ipc_error("back to the grader's IPC namespace")
     finally:
         os.close(own)
+
+
+_stranded = False  # a thread could not leave a run's IPC namespace: no more direct launches
 
 
 @dataclass(frozen=True)
@@ -359,7 +372,7 @@ class DirectLaunch:
 
     prefix: tuple[str, ...]
     limits: tuple[tuple[int, int, int], ...]
-    fresh_ipc: bool = False
+    fresh_ipc: bool
 
     def starting(self) -> contextlib.AbstractContextManager[None]:
         """Where to start the shell: inside :func:`fresh_ipc` as root."""
@@ -395,16 +408,27 @@ def _direct(limits: dict[str, float | None], joins: Sequence[Path]) -> DirectLau
 def direct_ready() -> bool:
     """Whether the direct launch works here, tried once per process on a program that
     reports what it got: its limits, its umask and, as root, an IPC namespace of its own,
-    while the thread that started it is back in its own (a container may refuse a root
-    ``unshare(2)``: then the launcher does what it can, as before)."""
+    with the thread that started it back in its own (a container may refuse a root
+    ``unshare(2)``: then the launcher does what it can, as before). The try runs on a
+    thread of its own, thrown away after it, so that it leaves the caller's thread as it
+    found it, whatever happens."""
+    found: list[bool] = []
+    probe = threading.Thread(target=lambda: found.append(_try_direct()), name="autograder-probe")
+    probe.start()
+    probe.join()
+    return found == [True]
+
+
+def _try_direct() -> bool:
     launch = _direct({"cpu": 7, "memory_mb": 1024, "file_mb": 1}, ())
     argv = [sys.executable, "-I", "-S", "-c", _LOOK_DIRECT]
-    before = os.readlink("/proc/thread-self/ns/ipc")
     try:
+        before = os.readlink("/proc/thread-self/ns/ipc")
         with launch.starting():
             process = subprocess.Popen([*launch.prefix, *argv], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        env={"PATH": TOOLS_PATH})  # fmt: skip
+        back = os.readlink("/proc/thread-self/ns/ipc")
     except OSError:
         return False
     released = launch.release(process)
@@ -419,8 +443,8 @@ def direct_ready() -> bool:
     if not released or process.returncode != 0 or lines[1:] != [f"0 0 {soft} {hard}",
                                                                  oct(UMASK)]:  # fmt: skip
         return False
-    if os.readlink("/proc/thread-self/ns/ipc") != before:
-        return False  # (this thread was left in the run's namespace)
+    if back != before:
+        return False  # (the thread was left in the run's namespace)
     return not launch.fresh_ipc or lines[0] != before
 
 
@@ -432,10 +456,11 @@ def direct_launch(
     started from it inherits ignored, and as root a fresh IPC namespace), after joining the
     control group files ``joins``, without a second Python start-up; ``None`` where the
     launcher must do it: a run as another user (``limits["uid"]``), a direct launch that
-    does not work here (``direct_ready``), a grader that ignores SIGINT or SIGQUIT (started
-    in the background), or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
+    does not work here (``direct_ready``) or left a thread in a run's namespace
+    (``fresh_ipc``), a grader that ignores SIGINT or SIGQUIT (started in the background),
+    or ``$AUTOGRADER_DIRECT_LAUNCH=off``."""
     turned_off = os.environ.get(DIRECT_ENV, "").lower() in ("0", "off", "no", "false")
-    if limits.get("uid") is not None or turned_off or _ignoring_defaults():
+    if limits.get("uid") is not None or turned_off or _ignoring_defaults() or _stranded:
         return None
     if not direct_ready():
         return None

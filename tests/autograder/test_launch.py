@@ -10,7 +10,9 @@ takes over; and the limits hold either way. No timing is checked here (the speed
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
+import errno
 import os
 import re
 import resource
@@ -267,42 +269,127 @@ def test_a_thread_that_would_stay_in_the_run_namespace_is_found_out(tools, monke
     assert found == [False]
 
 
-def test_a_thread_that_cannot_go_back_says_so(monkeypatch):
-    if not is_root():
-        pytest.skip("the direct launch makes an IPC namespace only as root")
-    real = sandbox.libc()
+class _Refused:
+    """The C library, but the way back to the grader's namespace refused."""
 
-    class Refused:
-        unshare = real.unshare
+    unshare = staticmethod(ctypes.CDLL(None, use_errno=True).unshare)
 
-        @staticmethod
-        def setns(fd: int, kind: int) -> int:
-            return -1
+    @staticmethod
+    def setns(fd: int, kind: int) -> int:
+        ctypes.set_errno(errno.EPERM)
+        return -1
 
-    monkeypatch.setattr(sandbox, "libc", lambda: Refused)
+
+def _on_a_thread_of_its_own(work) -> list[BaseException]:
+    """Run ``work`` on a thread that is then thrown away (it may be left in a run's
+    namespace); what it raised."""
     raised: list[BaseException] = []
 
     def attempt() -> None:
         try:
-            with sandbox.fresh_ipc():
-                pass
-        except OSError as err:
+            work()
+        except BaseException as err:  # (handed back to the test)
             raised.append(err)
 
-    thread = threading.Thread(target=attempt)  # (left in the new namespace: thrown away)
+    thread = threading.Thread(target=attempt)
     thread.start()
     thread.join()
-    assert len(raised) == 1 and "back to the grader's IPC namespace" in str(raised[0])
+    return raised
 
 
-def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(tools, tmp_path):
-    """A namespace belongs to the thread that made it: two runs started side by side (as
-    at ``-j 2``) get one each, neither the grader's, and each thread, and the grader's main
-    thread, is back in its own as soon as its run has started."""
+def test_a_thread_that_cannot_go_back_says_so_and_later_runs_take_the_launcher(
+    tools, monkeypatch, tmp_path
+):
+    """Its runs would share that namespace: after it, no run is launched directly, and the
+    launcher makes each its own."""
     if not is_root():
         pytest.skip("the direct launch makes an IPC namespace only as root")
+    monkeypatch.setattr(sandbox, "_stranded", False)
+    payload: dict[str, float | None] = {"cpu": 1, "memory_mb": 64, "file_mb": 1}
+    assert sandbox.direct_launch(payload) is not None
+    monkeypatch.setattr(sandbox, "libc", lambda: _Refused)
+
+    def enter() -> None:
+        with sandbox.fresh_ipc():
+            pass
+
+    (raised,) = _on_a_thread_of_its_own(enter)
+    assert isinstance(raised, OSError) and raised.errno == errno.EPERM
+    assert "back to the grader's IPC namespace" in str(raised)
+    assert sandbox.direct_launch(payload) is None
+    monkeypatch.undo()
+    monkeypatch.setattr(sandbox, "_stranded", True)
+    run, _ = launch(monkeypatch, "launcher", [sys.executable, "-I", "-S", "-c", IPC], tmp_path,
+                    force=False)  # fmt: skip
+    assert run.stdout.decode().strip() != os.readlink("/proc/self/ns/ipc")
+
+
+def test_a_shell_started_when_the_way_back_fails_is_killed(tools, monkeypatch, tmp_path):
+    """The run is the grader's error; its held shell, never let go, is not left waiting."""
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    monkeypatch.setattr(sandbox, "_stranded", False)
+    monkeypatch.setenv(sandbox.DIRECT_ENV, "on")
+    started = tmp_path / "started"
+    argv = _program(tmp_path, f"open({str(started)!r}, 'w').close()\n")
+    assert sandbox.direct_ready()
+    monkeypatch.setattr(sandbox, "libc", lambda: _Refused)
+    killed: list[int] = []
+    original = _run._kill_group
+    monkeypatch.setattr(_run, "_kill_group", lambda pid: (killed.append(pid), original(pid)))
+    isolation = detect_isolation("process")
+
+    def start() -> None:
+        run_limited(argv, tmp_path, clean_environment(tmp_path), LIMITS, isolation=isolation)
+
+    (raised,) = _on_a_thread_of_its_own(start)
+    assert isinstance(raised, OSError) and "back to the grader's IPC namespace" in str(raised)
+    assert len(killed) == 1
+    with pytest.raises(ProcessLookupError):  # killed and reaped
+        os.kill(killed[0], 0)
+    assert not started.exists()
+
+
+def test_a_start_that_fails_leaves_the_thread_in_its_own_namespace(tools, monkeypatch, tmp_path):
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    monkeypatch.setenv(sandbox.DIRECT_ENV, "on")
+    assert sandbox.direct_ready()
+    seen: list[str] = []
+
+    def start_in_a_missing_folder() -> None:
+        before = os.readlink("/proc/thread-self/ns/ipc")
+        try:
+            run_limited([CAT, "/dev/null"], tmp_path / "missing", clean_environment(tmp_path),
+                        LIMITS, isolation=detect_isolation("process"))  # fmt: skip
+        finally:
+            seen.extend([before, os.readlink("/proc/thread-self/ns/ipc")])
+
+    (raised,) = _on_a_thread_of_its_own(start_in_a_missing_folder)
+    assert isinstance(raised, FileNotFoundError)
+    assert seen[0] == seen[1]
+
+
+def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(
+    tools, monkeypatch, tmp_path
+):
+    """A namespace belongs to the thread that made it: two runs started side by side (as
+    at ``-j 2``), both launched directly, get one each, neither the grader's, and each
+    thread, and the grader's main thread, is back in its own as soon as its run has
+    started."""
+    if not is_root():
+        pytest.skip("the direct launch makes an IPC namespace only as root")
+    monkeypatch.setenv(sandbox.DIRECT_ENV, "on")
     isolation = detect_isolation("process")
     grader = os.readlink("/proc/self/ns/ipc")
+    commands: list[list[str]] = []
+    original = _run._run
+
+    def record(command, *more, **options):
+        commands.append(list(command))
+        return original(command, *more, **options)
+
+    monkeypatch.setattr(_run, "_run", record)
     # Each run says its namespace, then waits for the other run's (both alive: two distinct
     # namespaces, whose numbers cannot have been reused).
     script = (
@@ -317,7 +404,7 @@ def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(tool
     program = tmp_path / "say.py"
     program.write_text(script)
     results: dict[int, tuple[Run, str]] = {}
-    barrier = threading.Barrier(2)
+    barrier = threading.Barrier(2, timeout=30)
 
     def one(k: int) -> None:
         barrier.wait()
@@ -332,6 +419,9 @@ def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(tool
         thread.start()
     for thread in threads:
         thread.join()
+    assert len(commands) == 2
+    assert all(command[0] == "/bin/sh" and "read go" in command[2] for command in commands)
+    assert sorted(results) == [0, 1]
     seen_by_runs = []
     for run, thread_after in results.values():
         assert (run.status, run.returncode) == ("exited", 0), run
