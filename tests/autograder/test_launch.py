@@ -83,8 +83,9 @@ def tools() -> None:
         pytest.skip("no direct launch here (as root it needs unshare(2))")
 
 
-def recorded(monkeypatch, *args, **kwargs) -> tuple[Run, list[str]]:
-    """``run_limited(*args, **kwargs)``, and the command it started."""
+def recording(monkeypatch) -> tuple[list[list[str]], object]:
+    """Every command ``_run._run`` starts from now on, from any thread, is listed; the list,
+    and the original ``_run._run`` to put back."""
     started: list[list[str]] = []
     original = _run._run
 
@@ -93,6 +94,12 @@ def recorded(monkeypatch, *args, **kwargs) -> tuple[Run, list[str]]:
         return original(command, *more, **options)
 
     monkeypatch.setattr(_run, "_run", record)
+    return started, original
+
+
+def recorded(monkeypatch, *args, **kwargs) -> tuple[Run, list[str]]:
+    """``run_limited(*args, **kwargs)``, and the command it started."""
+    started, original = recording(monkeypatch)
     try:
         run = run_limited(*args, **kwargs)
     finally:
@@ -382,14 +389,7 @@ def test_runs_started_at_once_from_two_threads_each_get_their_own_namespace(
     monkeypatch.setenv(sandbox.DIRECT_ENV, "on")
     isolation = detect_isolation("process")
     grader = os.readlink("/proc/self/ns/ipc")
-    commands: list[list[str]] = []
-    original = _run._run
-
-    def record(command, *more, **options):
-        commands.append(list(command))
-        return original(command, *more, **options)
-
-    monkeypatch.setattr(_run, "_run", record)
+    commands, _ = recording(monkeypatch)
     # Each run says its namespace, then waits for the other run's (both alive: two distinct
     # namespaces, whose numbers cannot have been reused).
     script = (
