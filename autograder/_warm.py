@@ -1,8 +1,9 @@
-"""Run as a script in a submission's own sandbox, never imported by the grader:
+"""Run as a script for one submission, never imported by the grader:
 ``python -E -s _warm.py LAUNCHER CONTROL_FD MODULES_JSON``.
 
-The warm interpreter: one per submission (``_warm_sandbox`` starts it, at the ``namespace``
-level as root), so that each board does not pay an interpreter's start and ``import
+The warm interpreter: one per submission (``_warm_sandbox`` starts it: at the ``namespace``
+level as root, in the submission's own sandbox; at ``process`` as root with control groups,
+as a plain process), so that each board does not pay an interpreter's start and ``import
 numpy`` again. It imports ``MODULES`` (heavy, well-known libraries the program's source
 names, from a fixed allow-list: never the student's code), says it is ready on the control
 socket ``CONTROL_FD``, and then serves one request per board: it forks, and the child runs
@@ -18,6 +19,14 @@ as a lent uid no other running board has (the grader kills every process of that
 the board ends, however it detached, as after a run today), and the server dying takes
 everything in the sandbox with it (the kernel kills a pid namespace with its init).
 
+At ``process`` there is no sandbox and no lent uid: the level runs a program as the grader's
+own user, root, and so does a board here. The server is then a plain process of the
+grader's, which a board can reach as it can reach the grader itself (that level protects
+neither); a server that dies only sends its own submission's boards back the usual way.
+Each board's child gets what the level gives a run there: a session of its own (the grader
+kills it with the board, with the board's control group), an IPC namespace of its own where
+the kernel allows one, and the launcher's limits.
+
 Each board's child, in order: the board's control group (on cgroup v1 it moves itself in,
 through ``tasks`` files the grader opened and passed); a handshake on the board's status
 socket (the kernel tells the grader the child's pid; the grader checks the child's group,
@@ -25,7 +34,8 @@ moves it there itself where it could not, and answers ``go``); its standard stre
 the request (descriptors passed over the control socket) and every other descriptor
 closed; the launcher's resource limits; the board's uid, with a user namespace of its own
 (fresh keyrings) and, inside it, an IPC namespace of its own (System V objects go with the
-board); no capabilities left; then the board's folder, environment and ``sys.argv``, fresh
+board); no capabilities left (at ``process``: a session and an IPC namespace of its own,
+as root); then the board's folder, environment and ``sys.argv``, fresh
 ``sys.stdin``/``stdout``/``stderr`` on the new descriptors, and the program, compiled and
 run as ``__main__`` the way ``python PROGRAM`` runs it (not through ``runpy.run_path``, so
 that ``__main__`` stays the program's until the interpreter's shutdown), at the recursion
@@ -35,7 +45,7 @@ of this module), as ``python PROGRAM`` prints it, and exits 1; ``SystemExit`` ex
 Python does; then non-daemon threads are waited for, ``atexit`` runs and the standard
 streams are flushed (120 if that fails, as Python does).
 
-When the child ends the server reaps it (it reaps every orphan of the sandbox too) and
+When the child ends the server reaps it (in a sandbox, every orphan of it too) and
 sends its wait status and CPU time on the board's status socket. A closed control socket
 ends the server, and with it the sandbox.
 """
@@ -141,6 +151,15 @@ def _become(launch: dict[str, Any], uid: int) -> None:
     _drop_capabilities(libc)
 
 
+def _stay_root(launch: dict[str, Any]) -> None:
+    """What the ``process`` level gives a run as root (a plain server, no sandbox): a
+    session of its own, as ``subprocess`` gives it there (the grader kills the session with
+    the board), and, as the launcher does, an IPC namespace of its own where the kernel
+    allows one (its System V objects go with it)."""
+    os.setsid()
+    launch["_unshare"](launch["_libc"](), CLONE_NEWIPC)
+
+
 def _limits(launch: dict[str, Any], limits: dict[str, Any]) -> None:
     """The launcher's limits (``_launch.main``), on this process."""
     limit = launch["_limit"]
@@ -186,7 +205,6 @@ def _reset_state(request: dict[str, Any]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     os.chdir(request["cwd"])
-    os.environ["PWD"] = request["cwd"]  # (bubblewrap sets it for a program it starts)
     argv = request["argv"]
     sys.argv = list(argv)
     sys.orig_argv = [sys.executable, "-E", "-s", *argv]
@@ -368,6 +386,8 @@ def _child(launch: dict[str, Any], request: dict[str, Any], fds: list[int]) -> N
         _limits(launch, request["limits"])
         if request["limits"].get("uid") is not None:
             _become(launch, request["limits"]["uid"])
+        else:
+            _stay_root(launch)
         os.umask(0o077)
         launch["_libc"]().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # (an exec would set it too)
         _reset_state(request)

@@ -43,9 +43,21 @@ keep a sandbox per run) is graded in one sandbox of its own:
 * **When the server fails** (it died, or would not start, or cannot fork a board's
   process), the board it was running runs again and the remaining boards run the way other
   kinds do, a sandbox per run; so does everything where the warm path does not apply: the
-  ``process`` and ``user`` levels (no pid namespace to hold a long-lived server apart from
-  the grader's own processes), and a grader that is not root (no lent uids: its boards
-  could not be told apart). ``$AUTOGRADER_WARM=off`` turns the warm path off.
+  ``user`` level (no pid namespace to hold a long-lived server apart from the grader's own
+  processes, where the boards' lent uids are meant to keep them from the grader's), a
+  grader that is not root (no lent uids: its boards could not be told apart), and the
+  ``process`` level without control groups. ``$AUTOGRADER_WARM=off`` turns the warm path
+  off.
+
+**At ``process``** (as root, with control groups) a Python submission gets a warm server
+too, without a sandbox: that level runs every program as the grader's own user, root, in
+the machine's own view, and keeps students apart only by their limits, folders, sessions,
+IPC namespaces and control groups. A board there gets just that: a fresh folder of its
+own, a session and an IPC namespace of its own, the launcher's limits and its own control
+group (which holds, and at the end kills, every process it started, however it
+detached). It can reach its server, as it can reach the grader at that level: a server it
+kills sends the submission's remaining boards the usual way, and no other student ever
+shares that server.
 """
 
 from __future__ import annotations
@@ -76,7 +88,9 @@ from ._languages import IGNORED_NAMES, PYTHON_FLAGS, Language
 from ._run import FILE_MB, OPEN_FILES, Run, clean_environment, follow
 from ._run_folder import measure, run_folder
 from ._sandbox import (
+    LAUNCHER,
     LAUNCHER_INSIDE,
+    WARM,
     WARM_INSIDE,
     Isolation,
     bwrap_command,
@@ -158,14 +172,11 @@ def _sources(folder: Path, program: Path) -> Iterator[str]:
 def warm_path(language: Language, isolation: Isolation) -> bool:
     """Whether a submission of ``language`` is graded through a warm interpreter at
     ``isolation`` (see the module's docstring)."""
-    if os.environ.get(ENV, "").lower() in ("0", "off", "no", "false"):
+    if os.environ.get(ENV, "").lower() in ("0", "off", "no", "false") or not language.warm:
         return False
-    return (
-        language.warm
-        and isolation.level == "namespace"
-        and isolation.drop_user
-        and isolation.bwrap is not None
-    )
+    if isolation.level == "process":
+        return os.geteuid() == 0 and isolation.cgroups is not None
+    return isolation.level == "namespace" and isolation.drop_user and isolation.bwrap is not None
 
 
 @contextlib.contextmanager
@@ -219,6 +230,10 @@ class WarmSandbox:
         self.root = root
         self.modules = list(modules)
         self.measured = measured
+        # At ``namespace`` the server is a bubblewrap sandbox's process 1 and each board has
+        # a lent uid; at ``process`` (as root) the server is a plain process, each board runs
+        # as root in a session, an IPC namespace and a control group of its own.
+        self.sandboxed = isolation.level == "namespace"
         self.loaded: list[str] = []
         self.broken = ""  # why the server is no longer used ("": it is)
         self.server_pid: int | None = None  # as the grader sees it
@@ -242,8 +257,13 @@ class WarmSandbox:
         self._control = control
         control.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         with theirs:
-            prefix = bwrap_command(self.isolation, self.root, self.root, self.hidden, server=True)
-            command = [*prefix, sys.executable, *PYTHON_FLAGS, WARM_INSIDE, LAUNCHER_INSIDE,
+            if self.sandboxed:
+                prefix = bwrap_command(self.isolation, self.root, self.root, self.hidden,
+                                       server=True)  # fmt: skip
+                scripts = [WARM_INSIDE, LAUNCHER_INSIDE]
+            else:
+                prefix, scripts = [], [str(WARM), str(LAUNCHER)]
+            command = [*prefix, sys.executable, *PYTHON_FLAGS, *scripts,
                        str(theirs.fileno()), json.dumps(self.modules)]  # fmt: skip
             self._process = subprocess.Popen(
                 command,
@@ -303,16 +323,17 @@ class WarmSandbox:
             os.close(self._server)
         if self._process is not None:
             if self._server is None:  # (never ready: bubblewrap takes the server along)
-                self._kill_bubblewrap()
+                self._kill_started()
             try:
                 self._process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self._kill_bubblewrap()
+                self._kill_started()
                 self._process.wait()
         self._log.close()
         self._uids.close()
 
-    def _kill_bubblewrap(self) -> None:
+    def _kill_started(self) -> None:
+        """Kill what the grader started: bubblewrap, or (at ``process``) the server."""
         assert self._process is not None
         if self._process.returncode is None:
             with contextlib.suppress(OSError):
@@ -336,12 +357,17 @@ class WarmSandbox:
         if list(argv[: len(python)]) != python or not self._await_ready():
             return None
         uid = place.uid
-        hand_over(place.work, uid)
-        # (its zombies not reaped yet count in its process limit: see run_limited)
-        nproc = limits.processes + len(processes_of(uid, zombies=True))
+        nproc = limits.processes  # (root: RLIMIT_NPROC does not bind it; the group's cap does)
+        # (bubblewrap sets it for a program it starts, and so does the shell that joins a
+        # run's control groups at ``process``)
+        env = {**env, "PWD": str(cwd)}
+        if uid is not None:
+            hand_over(place.work, uid)
+            # (its zombies not reaped yet count in its process limit: see run_limited)
+            nproc += len(processes_of(uid, zombies=True))
         payload = {"cpu": limits.cpu, "memory_mb": limits.memory_mb, "file_mb": FILE_MB,
                    "files": OPEN_FILES, "uid": uid, "nproc": nproc}  # fmt: skip
-        request = {"argv": list(argv[len(python) :]), "cwd": str(cwd), "env": dict(env),
+        request = {"argv": list(argv[len(python) :]), "cwd": str(cwd), "env": env,
                    "limits": payload}  # fmt: skip
         with contextlib.ExitStack() as stack:
             group = None
@@ -370,7 +396,16 @@ class WarmSandbox:
         """A board's place: a fresh folder in the sandbox's writable folder and a uid of
         the submission's (one per board running at a time), for as long as the ``with``
         lasts. Afterwards every process of the uid is killed, what it left in the sandbox's
-        scratch places and the folder removed, and only then is the uid another board's."""
+        scratch places and the folder removed, and only then is the uid another board's.
+        At ``process`` there is no uid (``None``): the board's control group and session
+        are killed when it ends (``run``), and its folder is removed here."""
+        if not self.sandboxed:
+            work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
+            try:
+                yield Place(work, None, measure(work) if self.measured else None)
+            finally:
+                remove_tree(work)
+            return
         uid = self._take_uid()
         try:
             work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
@@ -437,7 +472,7 @@ class Place:
     (where the folder is not sized: see ``_run_folder``)."""
 
     work: Path
-    uid: int
+    uid: int | None  # (``None`` at ``process``: the board runs as root)
     watch: Callable[[], bool] | None = None
 
 
@@ -446,7 +481,7 @@ class _Board:
     its status socket, on which the server says it is running and, when it has ended, its
     wait status and CPU time."""
 
-    def __init__(self, uid: int) -> None:
+    def __init__(self, uid: int | None) -> None:
         self.uid = uid
         self.stdout, out_w = os.pipe()
         self.stderr, err_w = os.pipe()
@@ -454,6 +489,7 @@ class _Board:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.end = self.socket.fileno()
         self.theirs = [out_w, err_w, theirs.detach()]
+        self.pid: int | None = None
         self.pidfd: int | None = None
         self.running = False  # the server said the program starts
         self.lost = False  # the server's report never came, or came without "running"
@@ -470,6 +506,7 @@ class _Board:
         self.theirs = []
 
     def attach(self, pid: int) -> None:
+        self.pid = pid
         self.pidfd = os.pidfd_open(pid)
 
     def ended(self) -> tuple[int, float] | None:
@@ -496,7 +533,14 @@ class _Board:
         if self.pidfd is not None:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-        kill_until_gone(lambda: processes_of(self.uid))
+        if (uid := self.uid) is not None:
+            kill_until_gone(lambda: processes_of(uid))
+        elif self.pid is not None:
+            # At ``process`` the board runs as root in a session of its own: what it started
+            # there goes with it (and its control group, which ``follow`` kills, holds the
+            # rest, however it detached).
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
 
     def wait(self) -> tuple[int, float]:
         deadline = time.monotonic() + END_SECONDS

@@ -2,9 +2,11 @@
 
 1. Grading one correct numpy submission (the classic ``correct_numpy`` example) on all its
    test boards, one board at a time and two at a time, at every isolation level this
-   machine allows; at ``namespace`` as root both through the submission's warm sandbox
-   (``autograder/_warm_sandbox.py``, the default) and with a sandbox per board
-   (``$AUTOGRADER_WARM=off``, as before it). The configurations take turns, so that a
+   machine allows; where the warm path applies (as root: ``namespace``, and ``process``
+   with control groups) both through the submission's warm server
+   (``autograder/_warm_sandbox.py``, the default; in a sandbox of its own at
+   ``namespace``) and with a run (a sandbox) per board (``$AUTOGRADER_WARM=off``, as
+   before it). The configurations take turns, so that a
    machine that gets busier in the middle slows them alike.
 2. The grader's overhead per run: one board graded through the engine alone (``run_case``
    without a warm sandbox: temporary folder, copy, the limits launcher, reading, parsing,
@@ -30,8 +32,10 @@ from pathlib import Path
 
 from autograder import LEVELS, detect_isolation, load_assignment, render_examples
 from autograder._errors import UsageError
+from autograder._languages import language_for
 from autograder._submission import grade_submission, run_case
 from autograder._warm_sandbox import ENV as WARM_ENV
+from autograder._warm_sandbox import warm_path
 from reference_solutions import ReferenceAnswers, answer_key
 
 
@@ -62,6 +66,8 @@ def main() -> None:
     render_examples(assignment, tmp)
     program = tmp / "correct_numpy.py"
 
+    python = language_for(program)
+    assert python is not None
     levels = {}
     for level in LEVELS:
         try:
@@ -72,7 +78,7 @@ def main() -> None:
     for workers in (1, 2):
         for level, isolation in levels.items():
             configurations.append((level, isolation, False, workers))
-            if level == "namespace" and isolation.drop_user:
+            if warm_path(python, isolation):
                 configurations.append((level, isolation, True, workers))
 
     def grade(isolation, warm: bool, workers: int) -> None:
@@ -94,8 +100,8 @@ def main() -> None:
           f"(median of {args.runs}, taking turns):")  # fmt: skip
     for configuration, measured in times.items():
         level, _, warm, workers = configuration
-        how = "warm sandbox" if warm else ("sandbox per board" if level == "namespace"
-                                           else "a run per board")  # fmt: skip
+        how = ("warm sandbox" if level == "namespace" else "warm server") if warm else (
+            "sandbox per board" if level == "namespace" else "a run per board")  # fmt: skip
         med = statistics.median(measured)
         print(f"  {level:<9} {how:<17} {workers} board(s) at a time: {med:.3f} s "
               f"(min {min(measured):.3f}, max {max(measured):.3f})")  # fmt: skip

@@ -13,16 +13,18 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
   runs), into a fresh folder each time: every program on every board in its own temporary
   folder under the limits launcher (and bubblewrap at ``namespace``), reading, marking,
   then the reports (pages, gradebooks, histogram, similarity). "runs" is the time until the
-  last submission's result is logged; "total" includes the reports. At ``namespace`` the
-  grader runs a submission's boards in a warm interpreter of its own (autograder/_warm.py:
-  the libraries the program names imported once, then a fork per board), which a bare run
-  does not have: there the grader can be faster than the bare runs. ``namespace-cold`` is
-  the same level with that warm interpreter turned off (``AUTOGRADER_WARM=off``): a fresh
-  sandbox and interpreter per board, as at ``process``. At ``process`` (as the grader's own
-  user) a shell joins the run's control groups and waits while the grader sets its limits
+  last submission's result is logged; "total" includes the reports. At ``namespace``, and
+  at ``process`` as root with control groups, the grader runs a submission's boards through
+  a warm interpreter of its own (autograder/_warm.py: the libraries the program names
+  imported once, then a fork per board; in a sandbox of the submission's own at
+  ``namespace``), which a bare run does not have: there the grader can be faster than the
+  bare runs. ``namespace-cold`` and ``process-cold`` are those levels with the warm
+  interpreter turned off (``AUTOGRADER_WARM=off``): a fresh interpreter (and sandbox) per
+  board. At ``process-cold`` (as elsewhere at ``process`` where the warm path does not
+  apply) a shell joins the run's control groups and waits while the grader sets its limits
   from outside (``prlimit(2)``), then ``exec``s the program; as root the shell starts in a
   fresh IPC namespace (autograder/_sandbox.py, ``direct_launch``, ``fresh_ipc``);
-  ``process-launcher`` is the same level with the Python launcher instead
+  ``process-launcher`` is ``process-cold`` with the Python launcher instead
   (``AUTOGRADER_DIRECT_LAUNCH=off``, as where ``unshare(2)`` is refused), for reference.
 - bare: ``python3 program.py board.json`` for every program and board, standard output
   captured, with N programs at a time (each program's boards one after another, as the
@@ -64,8 +66,8 @@ from reference_solutions import ReferenceAnswers
 TARGETS = {"process": 0.10, "namespace": 0.20}  # the variants: for reference only
 WARM_ENV = "AUTOGRADER_WARM"  # "off": no warm interpreter (autograder/_warm_sandbox.py)
 DIRECT_ENV = "AUTOGRADER_DIRECT_LAUNCH"  # "off": the Python launcher (autograder/_sandbox.py)
-# A level's variants: what each turns off.
-VARIANTS = {"-cold": WARM_ENV, "-launcher": DIRECT_ENV}
+# A level's variants: what each turns off (the launcher runs only where the warm path does not).
+VARIANTS = {"-cold": (WARM_ENV,), "-launcher": (WARM_ENV, DIRECT_ENV)}
 
 
 def bare_runs(programs: list[Path], boards: list[Path], workers: int) -> float:
@@ -88,13 +90,13 @@ def bare_runs(programs: list[Path], boards: list[Path], workers: int) -> float:
 def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
                how: str) -> tuple[float, float]:  # fmt: skip
     """(seconds until the last result, seconds in all) grading ``folder`` into ``out`` at
-    the isolation level ``how`` names (``namespace-cold``: without the warm interpreter;
-    ``process-launcher``: with the Python launcher). ``out`` is left for the caller to
-    remove."""
-    level, variant = how, None
-    for suffix, switch in VARIANTS.items():
+    the isolation level ``how`` names (``namespace-cold``, ``process-cold``: without the
+    warm interpreter; ``process-launcher``: without it, and with the Python launcher).
+    ``out`` is left for the caller to remove."""
+    level, switches = how, ()
+    for suffix, turned_off in VARIANTS.items():
         if how.endswith(suffix):
-            level, variant = how.removesuffix(suffix), switch
+            level, switches = how.removesuffix(suffix), turned_off
     last = [0.0]
 
     def logged(result) -> None:
@@ -102,9 +104,9 @@ def graded_run(name: str, folder: Path, out: Path, answers, cases, workers: int,
             raise RuntimeError(f"{result.student} scored {result.score}/{result.max_score}")
         last[0] = time.perf_counter()
 
-    saved = {switch: os.environ.get(switch) for switch in VARIANTS.values()}
-    if variant is not None:
-        os.environ[variant] = "off"
+    saved = {switch: os.environ.get(switch) for switch in (WARM_ENV, DIRECT_ENV)}
+    for switch in switches:
+        os.environ[switch] = "off"
     try:
         start = time.perf_counter()
         grade_folder(name, folder, out, answers=answers, cases=cases, workers=workers,
@@ -145,7 +147,7 @@ def main() -> int:
         except UsageError as err:
             print(f"(level {level} not measured: {err})")
     assert all(level in LEVELS for level in levels)
-    levels += ["process-launcher"] if "process" in levels else []
+    levels += ["process-cold", "process-launcher"] if "process" in levels else []
     levels += ["namespace-cold"] if "namespace" in levels else []
     answers = ReferenceAnswers()
     assignment = load_assignment(name)

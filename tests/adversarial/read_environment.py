@@ -1,7 +1,8 @@
 """Attempt: read the grader's secrets from the environment: print ``os.environ``, and read
-the environment the grader itself started with (``/proc/<parent>/environ``), looking for
-the variables the test set in the grader's environment (``CONFIG["names"]``). It reads no
-other process's environment.
+the environment the grader itself started with (``/proc/<parent>/environ``, and its
+parent's: at ``process`` as root a Python program's parent may be its submission's warm
+server, whose parent is the grader), looking for the variables the test set in the
+grader's environment (``CONFIG["names"]``). It reads no other process's environment.
 
 At every level ``os.environ`` must be clean (no secret, no token); at ``namespace`` and
 ``user`` the grader's own environment must be out of reach. At ``process`` the grader's
@@ -25,7 +26,25 @@ def variables(raw):
 print(dict(os.environ))
 found = {"uid": os.getuid(), "keys": sorted(os.environ)}
 leaked = {name: os.environ[name] for name in NAMES if name in os.environ}
-for label, pid in (("self", os.getpid()), ("parent", os.getppid())):
+
+
+def parent_of(pid):
+    """``pid``'s parent (0: none it can see, as for a pid namespace's first process)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            return int(file.read().rsplit(b")", 1)[1].split()[1])
+    except Exception:
+        return 0
+
+
+for label, pid in (
+    ("self", os.getpid()),
+    ("parent", os.getppid()),
+    ("grandparent", parent_of(os.getppid())),
+):
+    if pid == 0:
+        found[label] = "none"
+        continue
     try:
         with open(f"/proc/{pid}/environ", "rb") as file:
             seen = variables(file.read())

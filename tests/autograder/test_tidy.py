@@ -98,6 +98,9 @@ def test_run_folders_cleared_in_the_background_are_gone_when_grading_returns(mon
         real(work, mounted)
 
     monkeypatch.setattr(run_folders, "_remove", slow)
+    # A run (and its folder) per board: as root, a warm server would run all three boards
+    # in one folder of the submission's (``_warm_sandbox``), removed as it ends.
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
     before = _own_runs()
     assignment = load_assignment("classic")
     result = grade_submission(

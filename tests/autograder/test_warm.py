@@ -9,6 +9,7 @@ lines keep. No test here depends on how fast anything runs."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ import autograder._warm_sandbox
 from autograder import SubmissionResult, detect_isolation, grade_submission, load_assignment
 from autograder._assignments import Limits
 from autograder._batch import grade_folder
+from autograder._cgroups import Cgroups
 from autograder._languages import language_for
 from autograder._run import Run
 from autograder._sandbox import Isolation, protected_paths
@@ -70,6 +72,35 @@ def namespace(monkeypatch) -> Isolation:
     isolation = detect_isolation("namespace")
     if not isolation.drop_user:
         pytest.skip("the warm path needs lent uids: the grader is not root")
+    return isolation
+
+
+@pytest.fixture(params=["namespace", "process"])
+def level(request, monkeypatch) -> Isolation:
+    """Each level where the warm path applies (turned on, whatever ``$AUTOGRADER_WARM``
+    says): ``namespace`` as root (a sandbox per submission, a lent uid per board) and
+    ``process`` as root with control groups (a plain server, each board as root in a
+    session, an IPC namespace and a control group of its own)."""
+    if request.param == "namespace":
+        return request.getfixturevalue("namespace")
+    return _process_level(monkeypatch)
+
+
+@pytest.fixture
+def process(monkeypatch) -> Isolation:
+    """The ``process`` level where the warm path applies (see ``level``)."""
+    return _process_level(monkeypatch)
+
+
+def _process_level(monkeypatch) -> Isolation:
+    monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
+    if os.geteuid() != 0:
+        pytest.skip("the warm path at process level is for a grader that is root")
+    isolation = detect_isolation("process")
+    if isolation.cgroups is None:
+        if os.environ.get("AUTOGRADER_EXPECT_ISOLATION") == "namespace":
+            pytest.fail(f"control groups expected as root: {isolation.no_cgroups}")
+        pytest.skip(f"the warm path at process level needs control groups: {isolation.no_cgroups}")
     return isolation
 
 
@@ -169,7 +200,7 @@ def test_the_server_imports_only_the_grader_s_allow_list():
     assert ast.literal_eval(allowed) == HEAVY
 
 
-def test_the_warm_path_is_for_python_at_namespace_as_root(monkeypatch, tmp_path):
+def test_the_warm_path_is_for_python_as_root_at_namespace_or_process(monkeypatch, tmp_path):
     monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
     python = language_for(Path("a.py"))
     notebook = language_for(Path("a.ipynb"))
@@ -180,13 +211,21 @@ def test_the_warm_path_is_for_python_at_namespace_as_root(monkeypatch, tmp_path)
     assert not warm_path(notebook, root) and not warm_path(java, root)
     assert not warm_path(python, Isolation("namespace", bwrap="/usr/bin/bwrap"))  # not root
     assert not warm_path(python, Isolation("user", drop_user=True))
-    assert not warm_path(python, Isolation("process"))
+    # At ``process``: as root, where every board can have a control group of its own.
+    grouped = Isolation("process", cgroups=Cgroups(1, (("memory", tmp_path),)))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert warm_path(python, grouped) and not warm_path(java, grouped)
+    assert not warm_path(python, Isolation("process"))  # no control groups
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert not warm_path(python, grouped)  # not root
     monkeypatch.setenv("AUTOGRADER_WARM", "off")
     assert not warm_path(python, root)
 
 
-def test_the_process_level_keeps_a_run_per_board(tmp_path, spy):
-    result = grade(tmp_path, CORRECT, "process")
+def test_the_process_level_without_control_groups_keeps_a_run_per_board(tmp_path, monkeypatch, spy):
+    monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
+    isolation = dataclasses.replace(detect_isolation("process"), cgroups=None)
+    result = grade(tmp_path, CORRECT, isolation)
     assert result.score == result.max_score
     assert spy.sandboxes == [] and spy.warm_runs == 0
 
@@ -194,16 +233,16 @@ def test_the_process_level_keeps_a_run_per_board(tmp_path, spy):
 # --- each board on its own --------------------------------------------------------------------
 
 
-def test_a_numpy_program_gets_full_marks_with_numpy_imported_ahead(tmp_path, namespace, spy):
+def test_a_numpy_program_gets_full_marks_with_numpy_imported_ahead(tmp_path, level, spy):
     source = with_prelude("import numpy\nreport(numpy=numpy.__name__)")
-    result = grade(tmp_path, source, namespace)
-    assert (result.score, result.isolation) == (result.max_score, "namespace")
+    result = grade(tmp_path, source, level)
+    assert (result.score, result.isolation) == (result.max_score, level.level)
     all_warm(spy)
     assert spy.sandboxes[0]["loaded"] == ["numpy"]
 
 
-def test_a_program_without_heavy_imports_runs_warm_too(tmp_path, namespace, spy):
-    result = grade(tmp_path, CORRECT, namespace)
+def test_a_program_without_heavy_imports_runs_warm_too(tmp_path, level, spy):
+    result = grade(tmp_path, CORRECT, level)
     assert result.score == result.max_score
     all_warm(spy)
     assert spy.sandboxes[0]["loaded"] == []
@@ -264,17 +303,70 @@ def _run_groups(lines: list[str], isolation: Isolation) -> set[str]:
     return names
 
 
+def test_at_process_every_board_gets_a_fresh_folder_session_and_namespace(tmp_path, process, spy):
+    """At ``process`` the boards run as root beside a plain server: each still finds its
+    folder holding only the board and its copy of the submission (nothing the board before
+    left there), is its own session's leader, is a child of the submission's server, has
+    an IPC namespace that is not the grader's (a System V object the board before made is
+    not there), and is in a control group of its own."""
+    prelude = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+mine = _os.path.dirname(_os.getcwd())
+found = {
+    "folder": sorted(_os.listdir(mine)), "copy": sorted(_os.listdir(".")),
+    "shm": libc.shmget(0x5EC0DE, 0, 0) >= 0, "ipc": _os.readlink("/proc/self/ns/ipc"),
+    "leader": _os.getsid(0) == _os.getpgrp() == _os.getpid(), "parent": _os.getppid(),
+    "uid": _os.getuid(), "cgroups": sorted(open("/proc/self/cgroup").read().split()),
+}
+open(_os.path.join(mine, "left-%d" % _os.getpid()), "w").write("x")
+assert libc.shmget(0x5EC0DE, 1 << 20, 0o1666) >= 0
+report(**found)
+"""
+    result = grade(tmp_path, with_prelude(prelude), process)
+    assert result.score == result.max_score
+    all_warm(spy)
+    seen = [reports(test)[0] for test in result.tests]
+    own_ipc = os.readlink("/proc/self/ns/ipc")
+    for found in seen:
+        assert found["folder"] == ["board.json", "submission"]
+        assert found["copy"] == ["classic.py"]
+        assert not found["shm"] and found["ipc"] != own_ipc
+        assert found["leader"] and found["uid"] == 0
+        assert found["parent"] == spy.sandboxes[0]["server"]
+    names = [_run_groups(found["cgroups"], process) for found in seen]
+    assert all(len(n) == 1 and min(n).startswith("run-") for n in names), names
+    assert len({min(n) for n in names}) == len(CASES)
+
+
+def test_at_process_a_program_that_kills_its_server_is_still_graded(tmp_path, process, spy):
+    """At ``process`` a board runs as root and can reach its server: one that kills it
+    only loses its own submission the warm path (the board runs again the usual way, and
+    so do the rest); every board is graded and passes."""
+    # (only a warm board's parent: run the usual way, its parent is the grader, which a
+    # program at process level can kill too, and this test's process would go with it)
+    prelude = """
+import signal as _signal
+if b"autograder/_warm.py" in open("/proc/%d/cmdline" % _os.getppid(), "rb").read():
+    _os.kill(_os.getppid(), _signal.SIGKILL)
+"""
+    result = grade(tmp_path, with_prelude(prelude), process)
+    assert result.score == result.max_score
+    assert spy.warm_runs == 0
+    assert spy.sandboxes[0]["broken"] == "the server stopped in the middle of a board"
+
+
 @pytest.mark.slow  # (the default run stops a warm board at its CPU limit: the test after this)
-def test_a_board_that_never_ends_times_out_and_the_next_boards_pass(tmp_path, namespace, spy):
+def test_a_board_that_never_ends_times_out_and_the_next_boards_pass(tmp_path, level, spy):
     source = with_prelude("if not _board['jumps']:\n    while True:\n        pass")
-    result = grade(tmp_path, source, namespace, limits=SHORT)
+    result = grade(tmp_path, source, level, limits=SHORT)
     assert statuses(result) == {
         c.name: "timeout" if c.name == "no-jumps" else "passed" for c in CASES
     }
     all_warm(spy)
 
 
-def test_per_board_limits_still_apply(tmp_path, namespace, spy):
+def test_per_board_limits_still_apply(tmp_path, level, spy):
     """Memory, output and CPU time are each stopped on the board that overruns them; the
     other boards pass."""
     prelude = """
@@ -290,7 +382,7 @@ if _board['jumps'] == [[99, 1], [20, 50]]:
         pass
 """
     limits = Limits(timeout=30, cpu=1, memory_mb=1024, output_kb=64)
-    result = grade(tmp_path, with_prelude(prelude), namespace, limits=limits)
+    result = grade(tmp_path, with_prelude(prelude), level, limits=limits)
     assert statuses(result) == {
         "public": "passed",
         "no-jumps": "crashed",
@@ -343,7 +435,7 @@ except OSError:
 
 
 def test_when_the_server_dies_the_remaining_boards_run_the_usual_way(
-    tmp_path, namespace, monkeypatch, spy
+    tmp_path, level, monkeypatch, spy
 ):
     """Killed from outside (no program can: see above) in the middle of a submission, the
     server is given up: the board it would have run and those after run in a sandbox of
@@ -359,23 +451,26 @@ def test_when_the_server_dies_the_remaining_boards_run_the_usual_way(
         return run(self, *args, **kwargs)
 
     monkeypatch.setattr(WarmSandbox, "run", kill_third)
-    result = grade(tmp_path, CORRECT, namespace)
+    result = grade(tmp_path, CORRECT, level)
     assert result.score == result.max_score
     assert spy.warm_runs == 2  # the first two; the rest the usual way
     assert spy.sandboxes[0]["broken"]
 
 
 def test_a_server_that_cannot_start_leaves_every_board_to_the_usual_way(
-    tmp_path, namespace, monkeypatch, spy
+    tmp_path, level, monkeypatch, spy
 ):
-    monkeypatch.setattr(autograder._warm_sandbox, "WARM_INSIDE", "/run/grader/missing.py")
-    result = grade(tmp_path, CORRECT, namespace)
+    if level.level == "namespace":
+        monkeypatch.setattr(autograder._warm_sandbox, "WARM_INSIDE", "/run/grader/missing.py")
+    else:
+        monkeypatch.setattr(autograder._warm_sandbox, "WARM", tmp_path / "missing.py")
+    result = grade(tmp_path, CORRECT, level)
     assert result.score == result.max_score
     assert spy.warm_runs == 0
     assert spy.sandboxes[0]["broken"].startswith("the server did not start")
 
 
-def test_a_background_child_that_outlives_its_board_is_killed(tmp_path, namespace, spy):
+def test_a_background_child_that_outlives_its_board_is_killed(tmp_path, level, spy):
     """Each board looks for processes other than itself and the server (the last board's
     leftovers), then leaves a grandchild in a session of its own, its pipes closed, with a
     token in its command line: none is ever found by the next board, and none is left."""
@@ -393,24 +488,28 @@ if _os.fork() == 0:
     _os._exit(0)
 _os.wait()
 """  # noqa: E501
-    result = grade(tmp_path, with_prelude(prelude), namespace)
+    result = grade(tmp_path, with_prelude(prelude), level)
     assert result.score == result.max_score
     all_warm(spy)
-    assert [reports(test)[0]["others"] for test in result.tests] == [[]] * len(CASES)
+    if level.level == "namespace":  # (at process every board sees the machine's processes)
+        assert [reports(test)[0]["others"] for test in result.tests] == [[]] * len(CASES)
     assert not stray_processes(token)
 
 
-def test_boards_run_side_by_side_in_one_sandbox(tmp_path, namespace, spy):
-    source = with_prelude("import numpy\nreport(pidns=_os.readlink('/proc/self/ns/pid'))")
-    result = grade(tmp_path, source, namespace, workers=2)
+def test_boards_run_side_by_side_in_one_sandbox(tmp_path, level, spy):
+    source = with_prelude("import numpy\nreport(pidns=_os.readlink('/proc/self/ns/pid'),"
+                          " parent=_os.getppid())")  # fmt: skip
+    result = grade(tmp_path, source, level, workers=2)
     assert result.score == result.max_score
     all_warm(spy)
     assert len({reports(test)[0]["pidns"] for test in result.tests}) == 1
+    parents = {reports(test)[0]["parent"] for test in result.tests}
+    assert parents == ({1} if level.level == "namespace" else {spy.sandboxes[0]["server"]})
 
 
-def test_two_students_never_share_a_server(tmp_path, namespace, spy):
-    """A batch graded two at a time: each student's boards share one sandbox (one pid
-    namespace), and no two students do."""
+def test_two_students_never_share_a_server(tmp_path, level, spy):
+    """A batch graded two at a time: each student's boards share one server (at
+    ``namespace``, one sandbox: one pid namespace), and no two students do."""
     folder = tmp_path / "submissions"
     folder.mkdir()
     # A namespace's inode number can be handed out again once it is gone (with two workers,
@@ -418,21 +517,29 @@ def test_two_students_never_share_a_server(tmp_path, namespace, spy):
     # named by its number and when its first process started (field 22 of /proc/1/stat).
     source = with_prelude(
         "report(pidns=_os.readlink('/proc/self/ns/pid'),"
-        " born=open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19], uid=_os.getuid())"
+        " born=open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19], uid=_os.getuid(),"
+        " parent=_os.getppid())"
     )
     for student in ("ada", "bob", "cy"):
         (folder / f"{student}.py").write_text(source)
     batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS, cases=CASES,
-                         limits=LIMITS, isolation=namespace, workers=2)  # fmt: skip
+                         limits=LIMITS, isolation=level, workers=2)  # fmt: skip
+    # (at process, the boards' parent: the server, one of the three the spy saw)
+    servers = {s["server"] for s in spy.sandboxes}
     namespaces = {}
     for result in batch.results:
         assert result.score == result.max_score, result.student
-        seen = {(reports(test)[0]["pidns"], reports(test)[0]["born"]) for test in result.tests}
+        seen = {
+            (reports(test)[0]["pidns"], reports(test)[0]["born"])
+            if level.level == "namespace"
+            else reports(test)[0]["parent"]
+            for test in result.tests
+        }
         assert len(seen) == 1, result.student
         namespaces[result.student] = seen.pop()
     assert len(set(namespaces.values())) == 3
-    assert len(spy.sandboxes) == 3
-    assert len({s["server"] for s in spy.sandboxes}) == 3
+    assert len(spy.sandboxes) == 3 and len(servers) == 3
+    assert level.level == "namespace" or set(namespaces.values()) == servers
     assert all(s["broken"] == "" for s in spy.sandboxes)
 
 
@@ -471,7 +578,9 @@ SAME_END = {
     ),
     "process": (
         "import os, resource, signal, sys\n"
-        "print(os.getppid(), os.getsid(0), os.getpgrp(), oct(os.umask(0)), os.getgroups())\n"
+        "print(os.getsid(0) == os.getpgrp() == os.getpid(), oct(os.umask(0)), os.getgroups())\n"
+        # (raw numbers: the same in a fresh pid namespace, at namespace; not at process)
+        "print('ids:', os.getppid(), os.getsid(0), os.getpgrp())\n"
         "print(sorted(os.listdir('/proc/self/fd')), sorted(os.environ))\n"
         "print([resource.getrlimit(r) for r in (resource.RLIMIT_CPU, resource.RLIMIT_AS,"
         " resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_CORE)])\n"
@@ -483,7 +592,7 @@ SAME_END = {
 
 
 @pytest.mark.parametrize("name", sorted(SAME_END))
-def test_a_board_ends_as_in_a_sandbox_of_its_own(tmp_path, namespace, monkeypatch, name):
+def test_a_board_ends_as_in_a_sandbox_of_its_own(tmp_path, level, monkeypatch, name):
     program = tmp_path / "p.py"
     program.write_text(SAME_END[name])
     language = language_for(program)
@@ -496,28 +605,30 @@ def test_a_board_ends_as_in_a_sandbox_of_its_own(tmp_path, namespace, monkeypatc
         return (run.status, run.returncode, run.stdout, stderr)
 
     monkeypatch.setenv("AUTOGRADER_WARM", "off")
-    cold = seen(*_run_once(program, program, case, LIMITS, namespace, hidden))
+    cold = seen(*_run_once(program, program, case, LIMITS, level, hidden))
     monkeypatch.delenv("AUTOGRADER_WARM")
-    with warm_sandbox(language, namespace, hidden, program, program,
+    with warm_sandbox(language, level, hidden, program, program,
                       sized=not sized_folders()) as warm:  # fmt: skip
         assert warm is not None
-        hot = seen(*_run_once(program, program, case, LIMITS, namespace, hidden, warm))
+        hot = seen(*_run_once(program, program, case, LIMITS, level, hidden, warm))
         assert warm.broken == ""
     # Line by line, so that a difference is shown whole rather than cut short.
     assert hot[:2] == cold[:2]
-    assert (
-        hot[2].decode("utf-8", "replace").splitlines()
-        == cold[2].decode("utf-8", "replace").splitlines()
-    )
+
+    def lines(stdout: bytes) -> list[str]:
+        found = stdout.decode("utf-8", "replace").splitlines()
+        return [x for x in found if level.level == "namespace" or not x.startswith("ids:")]
+
+    assert lines(hot[2]) == lines(cold[2])
     assert hot[3].splitlines() == cold[3].splitlines()
     assert "warm" not in hot[3] and "/run/grader" not in hot[3]
 
 
-def test_a_crash_is_quoted_naming_the_students_file(tmp_path, namespace, spy, monkeypatch):
+def test_a_crash_is_quoted_naming_the_students_file(tmp_path, level, spy, monkeypatch):
     """The feedback quotes the traceback as a sandbox of its own gives it: from the
     program's own first frame, naming its file only."""
     source = "import json, sys\nboard = json.load(open(sys.argv[1]))\nprint(board['nope'])\n"
-    result = grade(tmp_path, source, namespace)
+    result = grade(tmp_path, source, level)
     all_warm(spy)
     public = result.tests[0]
     assert public.status == "crashed"
@@ -530,15 +641,15 @@ def test_a_crash_is_quoted_naming_the_students_file(tmp_path, namespace, spy, mo
     )
     assert quoted[-1] == "KeyError: 'nope'"
     monkeypatch.setenv("AUTOGRADER_WARM", "off")
-    cold = grade(tmp_path, source, namespace)
+    cold = grade(tmp_path, source, level)
     assert [(t.status, t.feedback, t.staff) for t in cold.tests] == [
         (t.status, t.feedback, t.staff) for t in result.tests
     ]
 
 
-def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, namespace, spy):
+def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, level, spy):
     before = set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*"))
-    result = grade(tmp_path, with_prelude("open('/tmp/scratch', 'w').write('x')"), namespace)
+    result = grade(tmp_path, with_prelude("open('/tmp/scratch', 'w').write('x')"), level)
     assert result.score == result.max_score
     all_warm(spy)
     assert not set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*")) - before
@@ -551,7 +662,7 @@ def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, namespace
 
 
 def test_a_grader_started_in_the_background_gives_boards_the_usual_signals(
-    tmp_path, namespace, monkeypatch
+    tmp_path, level, monkeypatch
 ):
     """A shell starts a background job (``grade ... &``, a CI script) with SIGINT and SIGQUIT
     ignored, and an ignored signal stays ignored across exec: a board still starts with them
@@ -568,12 +679,12 @@ def test_a_grader_started_in_the_background_gives_boards_the_usual_signals(
     saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGQUIT)}
     try:
         monkeypatch.setenv("AUTOGRADER_WARM", "off")
-        cold, _ = _run_once(program, program, CASES[0], LIMITS, namespace, hidden)
+        cold, _ = _run_once(program, program, CASES[0], LIMITS, level, hidden)
         monkeypatch.delenv("AUTOGRADER_WARM")
-        with warm_sandbox(language, namespace, hidden, program, program,
+        with warm_sandbox(language, level, hidden, program, program,
                           sized=not sized_folders()) as warm:  # fmt: skip
             assert warm is not None
-            hot, _ = _run_once(program, program, CASES[0], LIMITS, namespace, hidden, warm)
+            hot, _ = _run_once(program, program, CASES[0], LIMITS, level, hidden, warm)
             assert warm.broken == ""
     finally:
         for number, handler in saved.items():
