@@ -23,9 +23,9 @@ At ``process`` there is no sandbox and no lent uid: the level runs a program as 
 own user, root, and so does a board here. The server is then a plain process of the
 grader's, which a board can reach as it can reach the grader itself (that level protects
 neither); a server that dies only sends its own submission's boards back the usual way.
-Each board's child gets what the level gives a run there: a session of its own (the grader
-kills it with the board, with the board's control group), an IPC namespace of its own where
-the kernel allows one, and the launcher's limits.
+Each board's child gets what the level gives a run there: a session of its own, an IPC
+namespace of its own where the kernel allows one, the launcher's limits, and a control
+group of its own (which the grader kills, with everything the board started, when it ends).
 
 Each board's child, in order: the board's control group (on cgroup v1 it moves itself in,
 through ``tasks`` files the grader opened and passed); a handshake on the board's status
@@ -153,9 +153,8 @@ def _become(launch: dict[str, Any], uid: int) -> None:
 
 def _stay_root(launch: dict[str, Any]) -> None:
     """What the ``process`` level gives a run as root (a plain server, no sandbox): a
-    session of its own, as ``subprocess`` gives it there (the grader kills the session with
-    the board), and, as the launcher does, an IPC namespace of its own where the kernel
-    allows one (its System V objects go with it)."""
+    session of its own, as ``subprocess`` gives it there, and, as the launcher does, an IPC
+    namespace of its own where the kernel allows one (its System V objects go with it)."""
     os.setsid()
     launch["_unshare"](launch["_libc"](), CLONE_NEWIPC)
 

@@ -397,8 +397,8 @@ class WarmSandbox:
         the submission's (one per board running at a time), for as long as the ``with``
         lasts. Afterwards every process of the uid is killed, what it left in the sandbox's
         scratch places and the folder removed, and only then is the uid another board's.
-        At ``process`` there is no uid (``None``): the board's control group and session
-        are killed when it ends (``run``), and its folder is removed here."""
+        At ``process`` there is no uid (``None``): the board's control group is killed
+        when it ends (``run``), and its folder is removed here."""
         if not self.sandboxed:
             work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
             try:
@@ -489,7 +489,6 @@ class _Board:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.end = self.socket.fileno()
         self.theirs = [out_w, err_w, theirs.detach()]
-        self.pid: int | None = None
         self.pidfd: int | None = None
         self.running = False  # the server said the program starts
         self.lost = False  # the server's report never came, or came without "running"
@@ -506,7 +505,6 @@ class _Board:
         self.theirs = []
 
     def attach(self, pid: int) -> None:
-        self.pid = pid
         self.pidfd = os.pidfd_open(pid)
 
     def ended(self) -> tuple[int, float] | None:
@@ -533,14 +531,10 @@ class _Board:
         if self.pidfd is not None:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        # (at ``process``, no uid: the board's control group, which ``follow`` kills with
+        # it, holds every process it started, however it detached)
         if (uid := self.uid) is not None:
             kill_until_gone(lambda: processes_of(uid))
-        elif self.pid is not None:
-            # At ``process`` the board runs as root in a session of its own: what it started
-            # there goes with it (and its control group, which ``follow`` kills, holds the
-            # rest, however it detached).
-            with contextlib.suppress(OSError):
-                os.killpg(self.pid, signal.SIGKILL)
 
     def wait(self) -> tuple[int, float]:
         deadline = time.monotonic() + END_SECONDS

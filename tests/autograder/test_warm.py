@@ -272,21 +272,30 @@ for place in ("/tmp", "/dev/shm", "."):
 assert libc.shmget(0x5EC0DE, 1 << 20, 0o1666) >= 0
 report(**found)
 """
-    result = grade(tmp_path, with_prelude(prelude), namespace)
+    seen = boards_seen(tmp_path, prelude, namespace, spy)
+    for found in seen:
+        assert found["left"] == [] and not found["shm"]  # what the board before left: gone
+        assert found["boards"] == "closed"  # other boards' folders are not listed
+        assert found["uid"] >= 61000 and found["parent"] == 1  # a lent uid; its server is 1
+    assert len({found["pidns"] for found in seen}) == 1  # (one sandbox)
+
+
+def boards_seen(tmp_path: Path, prelude: str, isolation: Isolation, spy: Spy) -> list[dict]:
+    """What each board of a correct program run after ``prelude`` reported, all boards
+    having run warm in one server and passed; each found its folder holding only the board
+    and its copy of the submission, and was in a control group of its own."""
+    result = grade(tmp_path, with_prelude(prelude), isolation)
     assert result.score == result.max_score
     all_warm(spy)
     seen = [reports(test)[0] for test in result.tests]
     for found in seen:
         assert found["folder"] == ["board.json", "submission"]
         assert found["copy"] == ["classic.py"]
-        assert found["left"] == [] and not found["shm"]  # what the board before left: gone
-        assert found["boards"] == "closed"  # other boards' folders are not listed
-        assert found["uid"] >= 61000 and found["parent"] == 1  # a lent uid; its server is 1
-    assert len({found["pidns"] for found in seen}) == 1  # (one sandbox)
-    if namespace.cgroups is not None:  # each board in a control group of its own
-        names = [_run_groups(found["cgroups"], namespace) for found in seen]
+    if isolation.cgroups is not None:
+        names = [_run_groups(found["cgroups"], isolation) for found in seen]
         assert all(len(n) == 1 and min(n).startswith("run-") for n in names), names
         assert len({min(n) for n in names}) == len(CASES)
+    return seen
 
 
 def _run_groups(lines: list[str], isolation: Isolation) -> set[str]:
@@ -323,20 +332,12 @@ open(_os.path.join(mine, "left-%d" % _os.getpid()), "w").write("x")
 assert libc.shmget(0x5EC0DE, 1 << 20, 0o1666) >= 0
 report(**found)
 """
-    result = grade(tmp_path, with_prelude(prelude), process)
-    assert result.score == result.max_score
-    all_warm(spy)
-    seen = [reports(test)[0] for test in result.tests]
+    seen = boards_seen(tmp_path, prelude, process, spy)
     own_ipc = os.readlink("/proc/self/ns/ipc")
     for found in seen:
-        assert found["folder"] == ["board.json", "submission"]
-        assert found["copy"] == ["classic.py"]
         assert not found["shm"] and found["ipc"] != own_ipc
         assert found["leader"] and found["uid"] == 0
         assert found["parent"] == spy.sandboxes[0]["server"]
-    names = [_run_groups(found["cgroups"], process) for found in seen]
-    assert all(len(n) == 1 and min(n).startswith("run-") for n in names), names
-    assert len({min(n) for n in names}) == len(CASES)
 
 
 def test_at_process_a_program_that_kills_its_server_is_still_graded(tmp_path, process, spy):
