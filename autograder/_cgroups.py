@@ -319,8 +319,8 @@ class RunGroup:
     A process joins it by writing its pid (or ``0``, itself) to each of ``joins`` (or
     ``self_joins``) before it starts the program, so that everything the program starts
     is in it too. ``extra``: processes it
-    may hold besides the program's own (the launcher, bubblewrap and its init; none for a
-    board of a warm interpreter, whose process is moved in by the grader: ``join``)."""
+    may hold besides the program's own (the launcher, bubblewrap and its init; one for a
+    board of a warm interpreter in its sandbox, its own process)."""
 
     def __init__(
         self, cgroups: Cgroups, memory_mb: int, processes: int, extra: int = EXTRA_PROCESSES

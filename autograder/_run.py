@@ -3,7 +3,9 @@
 The grader never imports student code: every run is a separate process, started through
 ``_launch.py`` (which sets the resource limits), or at ``process`` through ``prlimit`` on a
 held shell, which sets the same ones faster (``_sandbox.direct_launch``), in its own session
-so that a timeout kills the program and everything it started.
+so that a timeout kills the program and everything it started. (A Python submission's
+boards, as root, may instead be forked from its warm interpreter, which sets the same
+limits: ``_warm_sandbox``.)
 """
 
 from __future__ import annotations

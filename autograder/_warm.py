@@ -153,8 +153,9 @@ def _become(launch: dict[str, Any], uid: int) -> None:
 
 def _stay_root(launch: dict[str, Any]) -> None:
     """What the ``process`` level gives a run as root (a plain server, no sandbox): a
-    session of its own, as ``subprocess`` gives it there, and, as the launcher does, an IPC
-    namespace of its own where the kernel allows one (its System V objects go with it)."""
+    session of its own, as ``subprocess`` gives it there (the grader kills it when the
+    board ends), and, as the launcher does, an IPC namespace of its own where the kernel
+    allows one (its System V objects go with it)."""
     os.setsid()
     launch["_unshare"](launch["_libc"](), CLONE_NEWIPC)
 
@@ -477,8 +478,9 @@ class Server:
 
 def main() -> None:
     launcher, control_fd, modules = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
-    # No signal from a program (another uid) reaches this process; these would, from the
-    # grader, and must not raise in the middle of the loop.
+    # No signal from a program (another uid) reaches this process in a sandbox (at
+    # ``process`` one may: the server is then given up); these would, from the grader, and
+    # must not raise in the middle of the loop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     launch = runpy.run_path(launcher, run_name="autograder_launch")
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -82,7 +82,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ._assignments import Limits
-from ._cgroups import RunGroup, kill_until_gone
+from ._cgroups import EXTRA_PROCESSES, RunGroup, kill_until_gone
 from ._files import remove_tree
 from ._languages import IGNORED_NAMES, PYTHON_FLAGS, Language
 from ._run import FILE_MB, OPEN_FILES, Run, clean_environment, follow
@@ -314,7 +314,8 @@ class WarmSandbox:
 
     def close(self) -> None:
         """End the server and everything in its sandbox (the kernel kills a pid namespace
-        with its init), then hand the submission's uids back (``kill_user``)."""
+        with its init), then hand the submission's uids back (``kill_user``). At
+        ``process`` every board has ended, and its control group with it, already."""
         if self._control is not None:
             self._control.close()
         if self._server is not None:
@@ -373,9 +374,11 @@ class WarmSandbox:
             group = None
             if self.isolation.cgroups is not None:
                 # (its own process besides: the process limit stops a fork first, as in a
-                # run of its own)
+                # run of its own; at ``process`` root has none, and the group's cap is the
+                # one a run of its own gets there, whose shell ``exec``s the program)
+                extra = 1 if self.sandboxed else EXTRA_PROCESSES
                 group = RunGroup(self.isolation.cgroups, limits.memory_mb, limits.processes,
-                                 extra=1)  # fmt: skip
+                                 extra=extra)  # fmt: skip
                 stack.callback(group.remove)
             started = time.monotonic()
             board = _Board(uid)
@@ -397,8 +400,8 @@ class WarmSandbox:
         the submission's (one per board running at a time), for as long as the ``with``
         lasts. Afterwards every process of the uid is killed, what it left in the sandbox's
         scratch places and the folder removed, and only then is the uid another board's.
-        At ``process`` there is no uid (``None``): the board's control group is killed
-        when it ends (``run``), and its folder is removed here."""
+        At ``process`` there is no uid (``None``): the board's session and control group
+        are killed when it ends (``run``), and its folder is removed here."""
         if not self.sandboxed:
             work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
             try:
@@ -489,6 +492,7 @@ class _Board:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.end = self.socket.fileno()
         self.theirs = [out_w, err_w, theirs.detach()]
+        self.pid: int | None = None
         self.pidfd: int | None = None
         self.running = False  # the server said the program starts
         self.lost = False  # the server's report never came, or came without "running"
@@ -505,6 +509,7 @@ class _Board:
         self.theirs = []
 
     def attach(self, pid: int) -> None:
+        self.pid = pid
         self.pidfd = os.pidfd_open(pid)
 
     def ended(self) -> tuple[int, float] | None:
@@ -531,10 +536,14 @@ class _Board:
         if self.pidfd is not None:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-        # (at ``process``, no uid: the board's control group, which ``follow`` kills with
-        # it, holds every process it started, however it detached)
         if (uid := self.uid) is not None:
             kill_until_gone(lambda: processes_of(uid))
+        elif self.pid is not None:
+            # At ``process`` (no uid) its session goes with it, as a run's process group
+            # does there (``_run._Child.kill``); its control group, removed when the board
+            # ends, holds whatever left the session.
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
 
     def wait(self) -> tuple[int, float]:
         deadline = time.monotonic() + END_SECONDS

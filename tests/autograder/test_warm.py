@@ -497,6 +497,60 @@ _os.wait()
     assert not stray_processes(token)
 
 
+def test_a_child_left_in_its_session_is_killed_as_its_program_ends(
+    tmp_path, level, monkeypatch, spy
+):
+    """A child in the program's own session, holding its standard output open, is killed
+    as the program exits (as a run's process group is), not left to run (and print) while
+    the grader drains the pipes: none is alive once a board has been followed."""
+    token = "warm-session-" + os.urandom(4).hex()
+    prelude = f"""
+if _os.fork() == 0:
+    _os.execv(_sys.executable, [_sys.executable, "-c", "import time; time.sleep(3600)", {token!r}])
+"""
+    follow = autograder._warm_sandbox.follow
+    alive_after: list[set[str]] = []
+
+    def followed(*args, **kwargs) -> Run:
+        run = follow(*args, **kwargs)
+        alive_after.append(stray_processes(token))
+        return run
+
+    monkeypatch.setattr(autograder._warm_sandbox, "follow", followed)
+    result = grade(tmp_path, with_prelude(prelude), level)
+    assert result.score == result.max_score
+    all_warm(spy)
+    assert alive_after == [set()] * len(CASES)
+
+
+def test_at_process_a_board_may_start_as_many_processes_as_a_run_of_its_own(
+    tmp_path, process, monkeypatch
+):
+    """Root has no process limit of its own: the control group's cap is what stops a
+    fork, and a warm board's is the same as a run's of its own there."""
+    program = tmp_path / "p.py"
+    program.write_text(
+        "import os\nread, write = os.pipe()\ncount = 0\nwhile True:\n    try:\n"
+        "        pid = os.fork()\n    except OSError:\n        break\n    if pid == 0:\n"
+        "        os.close(write)\n        os.read(read, 1)\n        os._exit(0)\n"
+        "    count += 1\nprint(count)\n"
+    )
+    language = language_for(program)
+    assert language is not None
+    hidden = protected_paths(*HIDDEN)
+    limits = dataclasses.replace(LIMITS, processes=12)
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    cold, _ = _run_once(program, program, CASES[0], limits, process, hidden)
+    monkeypatch.delenv("AUTOGRADER_WARM")
+    with warm_sandbox(language, process, hidden, program, program,
+                      sized=not sized_folders()) as warm:  # fmt: skip
+        assert warm is not None
+        hot, _ = _run_once(program, program, CASES[0], limits, process, hidden, warm)
+        assert warm.broken == ""
+    assert cold.status == hot.status == "exited"
+    assert int(hot.stdout) == int(cold.stdout) >= limits.processes
+
+
 def test_boards_run_side_by_side_in_one_sandbox(tmp_path, level, spy):
     source = with_prelude("import numpy\nreport(pidns=_os.readlink('/proc/self/ns/pid'),"
                           " parent=_os.getppid())")  # fmt: skip
