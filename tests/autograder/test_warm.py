@@ -160,6 +160,25 @@ def all_warm(spy: Spy, boards: int = len(CASES)) -> None:
     assert spy.warm_runs == boards
 
 
+def cold_and_warm(
+    program: Path, isolation: Isolation, monkeypatch, limits: Limits = LIMITS
+) -> tuple[tuple[Run, Path], tuple[Run, Path]]:
+    """``program`` run on the public board at ``isolation``, first the usual way, then in a
+    warm sandbox of its own (which must not break): each run, and the folder it named."""
+    language = language_for(program)
+    assert language is not None
+    hidden = protected_paths(*HIDDEN)
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    cold = _run_once(program, program, CASES[0], limits, isolation, hidden)
+    monkeypatch.delenv("AUTOGRADER_WARM")
+    with warm_sandbox(language, isolation, hidden, program, program,
+                      sized=not sized_folders()) as warm:  # fmt: skip
+        assert warm is not None
+        hot = _run_once(program, program, CASES[0], limits, isolation, hidden, warm)
+        assert warm.broken == ""
+    return cold, hot
+
+
 # --- which modules, where -------------------------------------------------------------------
 
 
@@ -535,18 +554,8 @@ def test_at_process_a_board_may_start_as_many_processes_as_a_run_of_its_own(
         "        os.close(write)\n        os.read(read, 1)\n        os._exit(0)\n"
         "    count += 1\nprint(count)\n"
     )
-    language = language_for(program)
-    assert language is not None
-    hidden = protected_paths(*HIDDEN)
     limits = dataclasses.replace(LIMITS, processes=12)
-    monkeypatch.setenv("AUTOGRADER_WARM", "off")
-    cold, _ = _run_once(program, program, CASES[0], limits, process, hidden)
-    monkeypatch.delenv("AUTOGRADER_WARM")
-    with warm_sandbox(language, process, hidden, program, program,
-                      sized=not sized_folders()) as warm:  # fmt: skip
-        assert warm is not None
-        hot, _ = _run_once(program, program, CASES[0], limits, process, hidden, warm)
-        assert warm.broken == ""
+    (cold, _), (hot, _) = cold_and_warm(program, process, monkeypatch, limits)
     assert cold.status == hot.status == "exited"
     assert int(hot.stdout) == int(cold.stdout) >= limits.processes
 
@@ -650,23 +659,13 @@ SAME_END = {
 def test_a_board_ends_as_in_a_sandbox_of_its_own(tmp_path, level, monkeypatch, name):
     program = tmp_path / "p.py"
     program.write_text(SAME_END[name])
-    language = language_for(program)
-    assert language is not None
-    hidden = protected_paths(*HIDDEN)
-    case = CASES[0]
 
     def seen(run: Run, home: Path) -> tuple:
         stderr = run.stderr_tail.decode("utf-8", "replace").replace(f"{home}/", "")
         return (run.status, run.returncode, run.stdout, stderr)
 
-    monkeypatch.setenv("AUTOGRADER_WARM", "off")
-    cold = seen(*_run_once(program, program, case, LIMITS, level, hidden))
-    monkeypatch.delenv("AUTOGRADER_WARM")
-    with warm_sandbox(language, level, hidden, program, program,
-                      sized=not sized_folders()) as warm:  # fmt: skip
-        assert warm is not None
-        hot = seen(*_run_once(program, program, case, LIMITS, level, hidden, warm))
-        assert warm.broken == ""
+    cold_run, warm_run = cold_and_warm(program, level, monkeypatch)
+    cold, hot = seen(*cold_run), seen(*warm_run)
     # Line by line, so that a difference is shown whole rather than cut short.
     assert hot[:2] == cold[:2]
 
@@ -728,19 +727,9 @@ def test_a_grader_started_in_the_background_gives_boards_the_usual_signals(
         "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler,"
         " signal.getsignal(signal.SIGQUIT) == signal.SIG_DFL)\n"
     )
-    language = language_for(program)
-    assert language is not None
-    hidden = protected_paths(*HIDDEN)
     saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGQUIT)}
     try:
-        monkeypatch.setenv("AUTOGRADER_WARM", "off")
-        cold, _ = _run_once(program, program, CASES[0], LIMITS, level, hidden)
-        monkeypatch.delenv("AUTOGRADER_WARM")
-        with warm_sandbox(language, level, hidden, program, program,
-                          sized=not sized_folders()) as warm:  # fmt: skip
-            assert warm is not None
-            hot, _ = _run_once(program, program, CASES[0], LIMITS, level, hidden, warm)
-            assert warm.broken == ""
+        (cold, _), (hot, _) = cold_and_warm(program, level, monkeypatch)
     finally:
         for number, handler in saved.items():
             signal.signal(number, handler)
