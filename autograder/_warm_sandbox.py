@@ -85,7 +85,7 @@ from ._assignments import Limits
 from ._cgroups import EXTRA_PROCESSES, RunGroup, kill_until_gone
 from ._files import remove_tree
 from ._languages import IGNORED_NAMES, PYTHON_FLAGS, Language
-from ._run import FILE_MB, OPEN_FILES, Run, clean_environment, follow
+from ._run import FILE_MB, OPEN_FILES, Run, _kill_group, clean_environment, follow
 from ._run_folder import measure, run_folder
 from ._sandbox import (
     LAUNCHER,
@@ -230,10 +230,6 @@ class WarmSandbox:
         self.root = root
         self.modules = list(modules)
         self.measured = measured
-        # At ``namespace`` the server is a bubblewrap sandbox's process 1 and each board has
-        # a lent uid; at ``process`` (as root) the server is a plain process, each board runs
-        # as root in a session, an IPC namespace and a control group of its own.
-        self.sandboxed = isolation.level == "namespace"
         self.loaded: list[str] = []
         self.broken = ""  # why the server is no longer used ("": it is)
         self.server_pid: int | None = None  # as the grader sees it
@@ -248,6 +244,13 @@ class WarmSandbox:
         self._free_uids: list[int] = []
         self._uids = contextlib.ExitStack()  # the uids lent to the submission
         self._server: int | None = None  # a pidfd of the server
+
+    @property
+    def sandboxed(self) -> bool:
+        """At ``namespace`` the server is a bubblewrap sandbox's process 1 and each board has
+        a lent uid; at ``process`` (as root) the server is a plain process, each board runs
+        as root in a session, an IPC namespace and a control group of its own."""
+        return self.isolation.level == "namespace"
 
     # -- the server -----------------------------------------------------------------------
 
@@ -402,27 +405,22 @@ class WarmSandbox:
         scratch places and the folder removed, and only then is the uid another board's.
         At ``process`` there is no uid (``None``): the board's session and control group
         are killed when it ends (``run``), and its folder is removed here."""
-        if not self.sandboxed:
-            work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
-            try:
-                yield Place(work, None, measure(work) if self.measured else None)
-            finally:
-                remove_tree(work)
-            return
-        uid = self._take_uid()
+        uid = self._take_uid() if self.sandboxed else None
         try:
             work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
             try:
                 yield Place(work, uid, measure(work) if self.measured else None)
             finally:
-                kill_until_gone(lambda: processes_of(uid))
-                if self.server_pid is not None:
-                    for scratch in SCRATCH:
-                        _sweep(Path(f"/proc/{self.server_pid}/root", scratch), uid)
+                if uid is not None:
+                    kill_until_gone(lambda: processes_of(uid))
+                    if self.server_pid is not None:
+                        for scratch in SCRATCH:
+                            _sweep(Path(f"/proc/{self.server_pid}/root", scratch), uid)
                 remove_tree(work)
         finally:
-            with self._uid_lock:
-                self._free_uids.append(uid)
+            if uid is not None:
+                with self._uid_lock:
+                    self._free_uids.append(uid)
 
     def _take_uid(self) -> int:
         """A uid of the submission's no board is using: lent (``lent_uid``) when the
@@ -542,8 +540,7 @@ class _Board:
             # At ``process`` (no uid) its session goes with it, as a run's process group
             # does there (``_run._Child.kill``); its control group, removed when the board
             # ends, holds whatever left the session.
-            with contextlib.suppress(OSError):
-                os.killpg(self.pid, signal.SIGKILL)
+            _kill_group(self.pid)
 
     def wait(self) -> tuple[int, float]:
         deadline = time.monotonic() + END_SECONDS
