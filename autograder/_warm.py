@@ -2,13 +2,13 @@
 ``python -E -s _warm.py LAUNCHER CONTROL_FD MODULES_JSON``.
 
 The warm interpreter: one per submission (``_warm_sandbox`` starts it: at the ``namespace``
-level as root, in the submission's own sandbox; at ``process`` as root with control groups,
-as a plain process), so that each board does not pay an interpreter's start and ``import
-numpy`` again. It imports ``MODULES`` (heavy, well-known libraries the program's source
-names, from a fixed allow-list: never the student's code), says it is ready on the control
-socket ``CONTROL_FD``, and then serves one request per board: it forks, and the child runs
-the program as ``python -E -s PROGRAM ARGS...`` would, with the board's own limits, user,
-folder, environment and standard streams.
+level as root, in the submission's own sandbox; at ``user``, and at ``process`` with control
+groups, as a plain process of the grader's, root), so that each board does not pay an
+interpreter's start and ``import numpy`` again. It imports ``MODULES`` (heavy, well-known
+libraries the program's source names, from a fixed allow-list: never the student's code),
+says it is ready on the control socket ``CONTROL_FD``, and then serves one request per
+board: it forks, and the child runs the program as ``python -E -s PROGRAM ARGS...`` would,
+with the board's own limits, user, folder, environment and standard streams.
 
 Why the server stays root (the sandbox's, with only ``CAP_SETUID`` and ``CAP_SETGID``, as
 the limits launcher ``_launch.py`` is before it drops to the run's uid) and is the sandbox's
@@ -18,6 +18,13 @@ init of its pid namespace), its parent is process 1 as in a fresh sandbox, each 
 as a lent uid no other running board has (the grader kills every process of that uid when
 the board ends, however it detached, as after a run today), and the server dying takes
 everything in the sandbox with it (the kernel kills a pid namespace with its init).
+
+At ``user`` there is no sandbox: the server is a plain root process of the grader's, and
+each board's child becomes what the launcher makes of a run there (a session of its own, an
+IPC namespace made as root, the lent uid, a user namespace where the kernel allows one) and
+then drops every capability. It cannot signal, trace or read its server (root) any more than
+a run can the grader; what it leaves in the machine's shared places goes with its uid when
+the board ends, as after a run of its own.
 
 At ``process`` there is no sandbox and no lent uid: the level runs a program as the grader's
 own user, root, and so does a board here. The server is then a plain process of the
@@ -34,9 +41,10 @@ moves it there itself where it could not, and answers ``go``); its standard stre
 the request (descriptors passed over the control socket) and every other descriptor
 closed; the launcher's resource limits; the board's uid, with a user namespace of its own
 (fresh keyrings) and, inside it, an IPC namespace of its own (System V objects go with the
-board); no capabilities left (at ``process``: a session and an IPC namespace of its own,
-as root); then the board's folder, environment and ``sys.argv``, fresh
-``sys.stdin``/``stdout``/``stderr`` on the new descriptors, and the program, compiled and
+board); no capabilities left (at ``user``: the launcher's way, above; at ``process``: a
+session and an IPC namespace of its own, as root); then the board's folder, environment
+and ``sys.argv``, fresh ``sys.stdin``/``stdout``/``stderr`` on the new descriptors, and
+the program, compiled and
 run as ``__main__`` the way ``python PROGRAM`` runs it (not through ``runpy.run_path``, so
 that ``__main__`` stays the program's until the interpreter's shutdown), at the recursion
 depth a fresh interpreter gives it. An uncaught exception prints through
@@ -149,6 +157,17 @@ def _become(launch: dict[str, Any], uid: int) -> None:
         raise SystemExit("warm: no IPC namespace for the board")
     launch["_join_new_session_keyring"](libc)
     _drop_capabilities(libc)
+
+
+def _leave_root(launch: dict[str, Any], uid: int) -> None:
+    """What the launcher gives a run at ``user`` (a plain server, no sandbox), for a child
+    that will not exec: a session of its own, as ``subprocess`` gives a run there; an IPC
+    namespace made as root, the run's uid, a user namespace of its own where the kernel
+    allows one (else the uid's keyrings are cleared) and a fresh session keyring (the
+    launcher's ``_become``); then no capabilities."""
+    os.setsid()
+    launch["_become"](uid)
+    _drop_capabilities(launch["_libc"]())
 
 
 def _stay_root(launch: dict[str, Any]) -> None:
@@ -308,6 +327,23 @@ def _same_recursion_depth(probe: dict[str, Any]) -> None:
     sys.setrecursionlimit = setrecursionlimit
 
 
+# From 3.11.4 on, ``python PROGRAM`` refuses a null byte in the source as a syntax error,
+# which ``run_program`` gives; before, it read each line as a C string, dropping what follows
+# the byte on that line (gh-96670), which ``compile`` cannot do.
+NULL_IS_AN_ERROR = sys.version_info >= (3, 11, 4)
+
+
+def runs_as_python_does(path: str) -> bool:
+    """Whether ``run_program`` runs ``path`` as ``python path`` would on this interpreter."""
+    if NULL_IS_AN_ERROR:
+        return True
+    try:
+        with open(path, "rb") as file:
+            return b"\0" not in file.read()
+    except OSError:
+        return True  # (``run_program`` fails to read it as well)
+
+
 def _null_byte_error(source: bytes, path: str) -> SyntaxError:
     """The error ``python PROGRAM`` gives a program holding a null byte (``compile`` words
     it otherwise)."""
@@ -369,7 +405,9 @@ def _child(launch: dict[str, Any], request: dict[str, Any], fds: list[int]) -> N
     socket says ``started`` (the grader learns this process's pid from its credentials),
     waits for ``go``, and says ``running`` once all is set, just before it is closed and
     the program runs: a status without ``running`` is a failure of the server's, not of the
-    program."""
+    program. It says ``cold`` instead for a program this interpreter would not run as
+    ``python PROGRAM`` does (``runs_as_python_does``): the grader runs that board the usual
+    way, and keeps the server for the others."""
     code = 1
     try:
         stdin, stdout, stderr, status, *groups = fds
@@ -384,14 +422,20 @@ def _child(launch: dict[str, Any], request: dict[str, Any], fds: list[int]) -> N
             os.dup2(fd, target)
         _close_others(keep=board.fileno())
         _limits(launch, request["limits"])
-        if request["limits"].get("uid") is not None:
-            _become(launch, request["limits"]["uid"])
-        else:
+        uid = request["limits"].get("uid")
+        if uid is None:
             _stay_root(launch)
+        elif request["sandboxed"]:
+            _become(launch, uid)
+        else:
+            _leave_root(launch, uid)
         os.umask(0o077)
         launch["_libc"]().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # (an exec would set it too)
         _reset_state(request)
         _stdio()
+        if not runs_as_python_does(request["argv"][0]):
+            board.sendall(b"cold")  # (the grader runs this board the usual way)
+            os._exit(0)
         board.sendall(b"running")
         board.close()
     except BaseException as err:

@@ -42,12 +42,21 @@ keep a sandbox per run) is graded in one sandbox of its own:
   the server survives whatever a board does.
 * **When the server fails** (it died, or would not start, or cannot fork a board's
   process), the board it was running runs again and the remaining boards run the way other
-  kinds do, a sandbox per run; so does everything where the warm path does not apply: the
-  ``user`` level (no pid namespace to hold a long-lived server apart from the grader's own
-  processes, where the boards' lent uids are meant to keep them from the grader's), a
+  kinds do, a sandbox per run; so does everything where the warm path does not apply: a
   grader that is not root (no lent uids: its boards could not be told apart), and the
   ``process`` level without control groups. ``$AUTOGRADER_WARM=off`` turns the warm path
-  off.
+  off. A board whose program the server's interpreter would not run as ``python PROGRAM``
+  does (a null byte in its source, before Python 3.11.4: ``_warm.py``) runs the usual way,
+  and the server stays for the others.
+
+**At ``user``** (as root, where bubblewrap cannot make namespaces) there is no sandbox
+either: the server is a plain root process of the grader's, and each board's process
+becomes what the launcher makes of a run there before the program starts (a session of its
+own, an IPC namespace, a lent uid no other running board has, a user namespace where the
+kernel allows one, no capabilities). The lent uid keeps it from its server as it keeps a run
+from the grader: it cannot signal, trace or read it. When the board ends every process of
+its uid is killed and what the uid left in the machine's shared places and its IPC objects
+are removed (``kill_user``), as after a run of its own, before the uid is another board's.
 
 **At ``process``** (as root, with control groups) a Python submission gets a warm server
 too, without a sandbox: that level runs every program as the grader's own user, root, in
@@ -176,6 +185,8 @@ def warm_path(language: Language, isolation: Isolation) -> bool:
         return False
     if isolation.level == "process":
         return os.geteuid() == 0 and isolation.cgroups is not None
+    if isolation.level == "user":
+        return isolation.drop_user and os.geteuid() == 0
     return isolation.level == "namespace" and isolation.drop_user and isolation.bwrap is not None
 
 
@@ -247,10 +258,15 @@ class WarmSandbox:
 
     @property
     def sandboxed(self) -> bool:
-        """At ``namespace`` the server is a bubblewrap sandbox's process 1 and each board has
-        a lent uid; at ``process`` (as root) the server is a plain process, each board runs
-        as root in a session, an IPC namespace and a control group of its own."""
+        """At ``namespace`` the server is a bubblewrap sandbox's process 1; at ``user`` and
+        ``process`` (as root) it is a plain process of the grader's."""
         return self.isolation.level == "namespace"
+
+    @property
+    def lends_uids(self) -> bool:
+        """At ``namespace`` and ``user`` each board runs as a lent uid; at ``process`` as
+        root, in a session, an IPC namespace and a control group of its own."""
+        return self.isolation.drop_user
 
     # -- the server -----------------------------------------------------------------------
 
@@ -317,8 +333,9 @@ class WarmSandbox:
 
     def close(self) -> None:
         """End the server and everything in its sandbox (the kernel kills a pid namespace
-        with its init), then hand the submission's uids back (``kill_user``). At
-        ``process`` every board has ended, and its control group with it, already."""
+        with its init), then hand the submission's uids back (``kill_user``). At ``user``
+        and ``process`` every board has ended already, and every process of its uid (or its
+        control group) with it."""
         if self._control is not None:
             self._control.close()
         if self._server is not None:
@@ -337,7 +354,8 @@ class WarmSandbox:
         self._uids.close()
 
     def _kill_started(self) -> None:
-        """Kill what the grader started: bubblewrap, or (at ``process``) the server."""
+        """Kill what the grader started: bubblewrap, or (at ``user`` and ``process``) the
+        server."""
         assert self._process is not None
         if self._process.returncode is None:
             with contextlib.suppress(OSError):
@@ -372,14 +390,14 @@ class WarmSandbox:
         payload = {"cpu": limits.cpu, "memory_mb": limits.memory_mb, "file_mb": FILE_MB,
                    "files": OPEN_FILES, "uid": uid, "nproc": nproc}  # fmt: skip
         request = {"argv": list(argv[len(python) :]), "cwd": str(cwd), "env": env,
-                   "limits": payload}  # fmt: skip
+                   "limits": payload, "sandboxed": self.sandboxed}  # fmt: skip
         with contextlib.ExitStack() as stack:
             group = None
             if self.isolation.cgroups is not None:
-                # (its own process besides: the process limit stops a fork first, as in a
-                # run of its own; at ``process`` root has none, and the group's cap is the
-                # one a run of its own gets there, whose shell ``exec``s the program)
-                extra = 1 if self.sandboxed else EXTRA_PROCESSES
+                # (its own process besides: a lent uid's process limit stops a fork first,
+                # as in a run of its own; at ``process`` root has none, and the group's cap
+                # is the one a run of its own gets there, whose shell ``exec``s the program)
+                extra = 1 if uid is not None else EXTRA_PROCESSES
                 group = RunGroup(self.isolation.cgroups, limits.memory_mb, limits.processes,
                                  extra=extra)  # fmt: skip
                 stack.callback(group.remove)
@@ -391,6 +409,8 @@ class WarmSandbox:
             if not self._send(request, board) or not self._started(board, group):
                 return None
             run = follow(board, limits, started, group=group, watch=place.watch)
+            if board.cold:
+                return None  # (this board only: the server stays for the others)
             if board.lost and run.status in ("exited", "signal", "memory-limit"):
                 # The server, not the program, ended it: run it again the usual way.
                 self._fail("the server stopped in the middle of a board")
@@ -399,19 +419,22 @@ class WarmSandbox:
 
     @contextlib.contextmanager
     def board(self) -> Iterator[Place]:
-        """A board's place: a fresh folder in the sandbox's writable folder and a uid of
+        """A board's place: a fresh folder in the submission's writable folder and a uid of
         the submission's (one per board running at a time), for as long as the ``with``
-        lasts. Afterwards every process of the uid is killed, what it left in the sandbox's
-        scratch places and the folder removed, and only then is the uid another board's.
-        At ``process`` there is no uid (``None``): the board's session and control group
-        are killed when it ends (``run``), and its folder is removed here."""
-        uid = self._take_uid() if self.sandboxed else None
+        lasts. Afterwards every process of the uid is killed, what it left in the places it
+        could write to (the sandbox's scratch places; at ``user`` the machine's, as after a
+        run of its own: ``kill_user``) and the folder removed, and only then is the uid
+        another board's. At ``process`` there is no uid (``None``): the board's session and
+        control group are killed when it ends (``run``), and its folder is removed here."""
+        uid = self._take_uid() if self.lends_uids else None
         try:
             work = Path(tempfile.mkdtemp(prefix=f"board-{next(self._numbers)}-", dir=self.root))
             try:
                 yield Place(work, uid, measure(work) if self.measured else None)
             finally:
-                if uid is not None:
+                if uid is not None and not self.sandboxed:
+                    kill_user(uid)
+                elif uid is not None:
                     kill_until_gone(lambda: processes_of(uid))
                     if self.server_pid is not None:
                         for scratch in SCRATCH:
@@ -493,6 +516,7 @@ class _Board:
         self.pid: int | None = None
         self.pidfd: int | None = None
         self.running = False  # the server said the program starts
+        self.cold = False  # it said the program must run the usual way (``_warm.py``)
         self.lost = False  # the server's report never came, or came without "running"
 
     def join(self, group: RunGroup) -> None:
@@ -517,8 +541,8 @@ class _Board:
             return None
         except OSError:
             message = b""
-        if message == b"running":
-            self.running = True
+        if message in (b"running", b"cold"):
+            self.running, self.cold = message == b"running", message == b"cold"
             return None
         try:
             report = json.loads(message)

@@ -2,8 +2,8 @@
 
 1. Grading one correct numpy submission (the classic ``correct_numpy`` example) on all its
    test boards, one board at a time and two at a time, at every isolation level this
-   machine allows; where the warm path applies (as root: ``namespace``, and ``process``
-   with control groups) both through the submission's warm server
+   machine allows; where the warm path applies (as root: ``namespace``, ``user``, and
+   ``process`` with control groups) both through the submission's warm server
    (``autograder/_warm_sandbox.py``, the default; in a sandbox of its own at
    ``namespace``) and with a run (a sandbox) per board (``$AUTOGRADER_WARM=off``, as
    before it). The configurations take turns, so that a
@@ -13,6 +13,10 @@
    marking) against a bare ``python3 submission.py board.json`` run side by side,
    interleaved, at every isolation level this machine allows (``process``, ``user`` as root,
    ``namespace`` with bubblewrap).
+
+The ``user`` level needs an interpreter a lent uid may start: run the script with one that
+lies outside ``/root`` (for example a virtual environment made from the system's Python in
+``/opt``, with the project installed), or that level is left out, saying why.
 
 Medians over several runs; figures are machine-dependent, quote them with the machine.
 """

@@ -13,6 +13,9 @@ import dataclasses
 import json
 import os
 import signal
+import stat
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +33,7 @@ from autograder._sandbox import Isolation, protected_paths
 from autograder._submission import _run_once, sized_folders
 from autograder._warm_sandbox import HEAVY, WarmSandbox, heavy_modules, warm_path, warm_sandbox
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
-from tests.autograder.test_adversarial import stray_processes
+from tests.autograder.test_adversarial import SYSTEM_PYTHON, stray_processes
 from tests.grading import isolation_or_skip
 
 ASSIGNMENT = load_assignment("classic")
@@ -76,15 +79,60 @@ def namespace(monkeypatch) -> Isolation:
     return isolation
 
 
-@pytest.fixture(params=["namespace", "process"])
+@pytest.fixture(params=["namespace", "user", "process"])
 def level(request, monkeypatch) -> Isolation:
     """Each level where the warm path applies (turned on, whatever ``$AUTOGRADER_WARM``
-    says): ``namespace`` as root (a sandbox per submission, a lent uid per board) and
-    ``process`` as root with control groups (a plain server, each board as root in a
-    session, an IPC namespace and a control group of its own)."""
-    if request.param == "namespace":
-        return request.getfixturevalue("namespace")
-    return _process_level(monkeypatch)
+    says): ``namespace`` as root (a sandbox per submission, a lent uid per board), ``user``
+    (a plain server, a lent uid per board) and ``process`` as root with control groups (a
+    plain server, each board as root in a session, an IPC namespace and a control group of
+    its own)."""
+    return level_named(request.param, request, monkeypatch)
+
+
+def level_named(name: str, request, monkeypatch) -> Isolation:
+    """The level ``name`` where the warm path applies (see ``level``)."""
+    if name == "process":
+        return _process_level(monkeypatch)
+    return request.getfixturevalue(name)
+
+
+@pytest.fixture(params=["namespace", "user"])
+def lent(request, monkeypatch) -> Isolation:
+    """Each level where a board runs as a lent uid (see ``level``)."""
+    return level_named(request.param, request, monkeypatch)
+
+
+@pytest.fixture
+def user(monkeypatch) -> Iterator[Isolation]:
+    """The ``user`` level (the grader is root; a plain server, a lent uid per board). The
+    project's interpreter lies under /root here, which a lent uid cannot enter, so the
+    server and the cold runs use the system's (``SYSTEM_PYTHON``: the standard library, no
+    numpy), as the adversarial tests' runs at this level do; the answer material, which
+    grading closes to others at this level, is opened again afterwards."""
+    monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
+    if os.geteuid() != 0 or not os.access(SYSTEM_PYTHON, os.X_OK):
+        if os.environ.get("AUTOGRADER_EXPECT_ISOLATION") == "namespace":
+            pytest.fail("the user level expected: root and /usr/bin/python3")
+        pytest.skip("the user level needs root and /usr/bin/python3")
+    monkeypatch.setattr(sys, "executable", SYSTEM_PYTHON)
+    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*HIDDEN)}
+    try:
+        yield detect_isolation("user")
+    finally:
+        for path, mode in modes.items():
+            path.chmod(mode)
+
+
+@pytest.fixture(params=["namespace", "process"])
+def with_numpy(request, monkeypatch) -> Isolation:
+    """Each level where the warm path applies and a board's interpreter has numpy here (not
+    ``user``'s: see ``user``)."""
+    return level_named(request.param, request, monkeypatch)
+
+
+def has_numpy(isolation: Isolation) -> bool:
+    """Whether a board's interpreter has numpy (``user`` runs the system's here)."""
+    return isolation.level != "user"
 
 
 @pytest.fixture
@@ -220,7 +268,7 @@ def test_the_server_imports_only_the_grader_s_allow_list():
     assert ast.literal_eval(allowed) == HEAVY
 
 
-def test_the_warm_path_is_for_python_as_root_at_namespace_or_process(monkeypatch, tmp_path):
+def test_the_warm_path_is_for_python_as_root(monkeypatch, tmp_path):
     monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
     python = language_for(Path("a.py"))
     notebook = language_for(Path("a.ipynb"))
@@ -230,14 +278,16 @@ def test_the_warm_path_is_for_python_as_root_at_namespace_or_process(monkeypatch
     assert warm_path(python, root)
     assert not warm_path(notebook, root) and not warm_path(java, root)
     assert not warm_path(python, Isolation("namespace", bwrap="/usr/bin/bwrap"))  # not root
-    assert not warm_path(python, Isolation("user", drop_user=True))
-    # At ``process``: as root, where every board can have a control group of its own.
+    # At ``user`` (root: it lends uids), with or without control groups; at ``process`` as
+    # root, where every board can have a control group of its own.
+    lending = Isolation("user", drop_user=True)
     grouped = Isolation("process", cgroups=Cgroups(1, (("memory", tmp_path),)))
     monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert warm_path(python, lending) and not warm_path(notebook, lending)
     assert warm_path(python, grouped) and not warm_path(java, grouped)
     assert not warm_path(python, Isolation("process"))  # no control groups
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert not warm_path(python, grouped)  # not root
+    assert not warm_path(python, grouped) and not warm_path(python, lending)  # not root
     monkeypatch.setenv("AUTOGRADER_WARM", "off")
     assert not warm_path(python, root)
 
@@ -253,10 +303,11 @@ def test_the_process_level_without_control_groups_keeps_a_run_per_board(tmp_path
 # --- each board on its own --------------------------------------------------------------------
 
 
-def test_a_numpy_program_gets_full_marks_with_numpy_imported_ahead(tmp_path, level, spy):
+def test_a_numpy_program_gets_full_marks_with_numpy_imported_ahead(tmp_path, with_numpy, spy):
+    isolation = with_numpy
     source = with_prelude("import numpy\nreport(numpy=numpy.__name__)")
-    result = grade(tmp_path, source, level)
-    assert (result.score, result.isolation) == (result.max_score, level.level)
+    result = grade(tmp_path, source, isolation)
+    assert (result.score, result.isolation) == (result.max_score, isolation.level)
     all_warm(spy)
     assert spy.sandboxes[0]["loaded"] == ["numpy"]
 
@@ -268,36 +319,61 @@ def test_a_program_without_heavy_imports_runs_warm_too(tmp_path, level, spy):
     assert spy.sandboxes[0]["loaded"] == []
 
 
-def test_every_board_gets_a_fresh_folder_uid_and_process(tmp_path, namespace, spy):
-    """Each board finds its folder holding only the board and its copy of the submission,
-    nothing another board left (there, in the sandbox's /tmp and /dev/shm, or as a System V
-    object), and none of the other boards' folders; it leaves some of each for the next
-    board to look for."""
-    prelude = """
+def test_every_board_gets_a_fresh_folder_uid_and_namespaces(tmp_path, lent, spy):
+    """Where boards run as lent uids, each finds its folder holding only the board and its
+    copy of the submission, and none of what the board before left in the places it may
+    write to (the sandbox's /tmp and /dev/shm; at ``user`` the machine's shared places) or
+    as a System V object; it runs as a lent uid without capabilities, in user and IPC
+    namespaces that are not the grader's, cannot read the answer material, and lists no
+    other board's folder. Its parent is its server: the sandbox's process 1 at
+    ``namespace``, a plain process at ``user``, where it leads a session of its own, as a
+    run there does."""
+    token = "warm-left-" + os.urandom(4).hex()
+    prelude = f"""
 import ctypes, glob
 libc = ctypes.CDLL(None, use_errno=True)
 mine = _os.path.dirname(_os.getcwd())
 above = _os.path.dirname(mine)
-found = {
-    "folder": sorted(_os.listdir(mine)),
-    "copy": sorted(_os.listdir(".")),
-    "left": sorted(glob.glob("/tmp/left-*") + glob.glob("/dev/shm/left-*")),
+places = [p for p in ("/tmp", "/var/tmp", "/dev/shm") if _os.access(p, _os.W_OK)]
+def readable(path):
+    try:
+        _os.listdir(path) if _os.path.isdir(path) else open(path, "rb").read(1)
+        return True
+    except OSError:
+        return False
+status = open("/proc/self/status").read()
+found = {{
+    "folder": sorted(_os.listdir(mine)), "copy": sorted(_os.listdir(".")),
+    "left": sorted(x for p in places + ["."] for x in glob.glob(p + "/{token}-*")),
     "shm": libc.shmget(0x5EC0DE, 0, 0) >= 0,
     "boards": sorted(_os.listdir(above)) if _os.access(above, _os.R_OK) else "closed",
     "uid": _os.getuid(), "parent": _os.getppid(), "pidns": _os.readlink("/proc/self/ns/pid"),
+    "leader": _os.getsid(0) == _os.getpgrp() == _os.getpid(),
+    "ipc": _os.readlink("/proc/self/ns/ipc"), "userns": _os.readlink("/proc/self/ns/user"),
+    "caps": [line.split()[1] for line in status.splitlines()
+             if line.startswith(("CapEff", "CapPrm"))],
+    "secrets": [path for path in {[str(p) for p in HIDDEN]!r} if readable(path)],
     "cgroups": sorted(open("/proc/self/cgroup").read().split()),
-}
-for place in ("/tmp", "/dev/shm", "."):
-    open(_os.path.join(place, "left-%d" % _os.getpid()), "w").write("x")
+}}
+for place in places + ["."]:
+    open(_os.path.join(place, "{token}-%d" % _os.getpid()), "w").write("x")
 assert libc.shmget(0x5EC0DE, 1 << 20, 0o1666) >= 0
 report(**found)
 """
-    seen = boards_seen(tmp_path, prelude, namespace, spy)
+    seen = boards_seen(tmp_path, prelude, lent, spy)
+    own = {name: os.readlink(f"/proc/self/ns/{name}") for name in ("ipc", "user")}
     for found in seen:
         assert found["left"] == [] and not found["shm"]  # what the board before left: gone
-        assert found["boards"] == "closed"  # other boards' folders are not listed
-        assert found["uid"] >= 61000 and found["parent"] == 1  # a lent uid; its server is 1
-    assert len({found["pidns"] for found in seen}) == 1  # (one sandbox)
+        assert found["boards"] == "closed" and found["secrets"] == []
+        assert found["uid"] >= 61000 and found["caps"] == ["0000000000000000"] * 2
+        assert found["ipc"] != own["ipc"] and found["userns"] != own["user"]
+    if lent.level == "namespace":
+        assert {found["parent"] for found in seen} == {1}
+        assert len({found["pidns"] for found in seen}) == 1  # (one sandbox)
+    else:
+        assert {found["parent"] for found in seen} == {spy.sandboxes[0]["server"]}
+        assert all(found["leader"] for found in seen)
+        assert not [p for place in ("/tmp", "/var/tmp") for p in Path(place).glob(token + "-*")]
 
 
 def boards_seen(tmp_path: Path, prelude: str, isolation: Isolation, spy: Spy) -> list[dict]:
@@ -360,6 +436,29 @@ report(**found)
         assert found["parent"] == spy.sandboxes[0]["server"]
 
 
+def test_a_program_the_server_cannot_run_as_python_would_runs_the_usual_way(
+    tmp_path, user, spy, monkeypatch
+):
+    """Before 3.11.4, ``python PROGRAM`` reads a line holding a null byte as a C string
+    (gh-96670), which the server cannot do: such a program runs the usual way on every
+    board, beside a server that stays usable. From 3.11.4 on both refuse it as a syntax
+    error, and it runs warm. Either way it is graded as a run of its own grades it. (``user``
+    runs the system's interpreter here, whichever of the two it is.)"""
+    source = "# a null byte: \0 and what follows it on this line\n" + CORRECT
+    check = "import sys; print(sys.version_info >= (3, 11, 4))"
+    new = subprocess.run([SYSTEM_PYTHON, "-c", check], capture_output=True, check=True)
+    result = grade(tmp_path, source, user)
+    if new.stdout.strip() == b"True":
+        all_warm(spy)
+    else:
+        assert spy.warm_runs == 0 and spy.sandboxes[0]["broken"] == ""
+    monkeypatch.setenv("AUTOGRADER_WARM", "off")
+    cold = grade(tmp_path, source, user)
+    assert [(t.status, t.feedback) for t in result.tests] == [
+        (t.status, t.feedback) for t in cold.tests
+    ]
+
+
 def test_at_process_a_program_that_kills_its_server_is_still_graded(tmp_path, process, spy):
     """At ``process`` a board runs as root and can reach its server: one that kills it
     only loses its own submission the warm path (the board runs again the usual way, and
@@ -388,14 +487,38 @@ def test_a_board_that_never_ends_times_out_and_the_next_boards_pass(tmp_path, le
 
 
 def test_per_board_limits_still_apply(tmp_path, level, spy):
-    """Memory, output and CPU time are each stopped on the board that overruns them; the
-    other boards pass."""
+    """Memory and output are each stopped on the board that overruns them; the other
+    boards pass."""
     prelude = """
 if not _board['jumps']:
     block = bytearray(4 * 1024 ** 3)  # past the address-space limit
 if _board['jumps'] == [[10, 100], [50, 25]]:
     while True:
         _sys.stdout.write("x" * 65536)
+"""
+    limits = Limits(timeout=30, cpu=10, memory_mb=1024, output_kb=64)
+    result = grade(tmp_path, with_prelude(prelude), level, limits=limits)
+    expected = {c.name: "passed" for c in CASES} | {
+        "no-jumps": "crashed",
+        "ladder-to-goal": "output-limit",
+    }
+    assert statuses(result) == expected
+    tests = {t.name: t for t in result.tests}
+    assert "MemoryError" in " ".join(tests["no-jumps"].staff)
+    assert tests["ladder-to-goal"].feedback[0] == "printed more than 64 KB; stopped"
+    all_warm(spy)
+
+
+# (a second of CPU time at least, each: the other levels' with ``pytest -m slow``)
+@pytest.mark.parametrize(
+    "name",
+    ["namespace", pytest.param("user", marks=pytest.mark.slow),
+     pytest.param("process", marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_a_board_that_ignores_sigxcpu_is_stopped_at_its_cpu_time(
+    tmp_path, name, request, monkeypatch, spy
+):
+    prelude = """
 if _board['jumps'] == [[99, 1], [20, 50]]:
     import signal as _signal
     _signal.signal(_signal.SIGXCPU, _signal.SIG_IGN)
@@ -403,29 +526,19 @@ if _board['jumps'] == [[99, 1], [20, 50]]:
         pass
 """
     limits = Limits(timeout=30, cpu=1, memory_mb=1024, output_kb=64)
-    result = grade(tmp_path, with_prelude(prelude), level, limits=limits)
-    assert statuses(result) == {
-        "public": "passed",
-        "no-jumps": "crashed",
-        "ladder-to-goal": "output-limit",
-        "chute-before-goal": "timeout",
-        "hidden-1": "passed",
-        "hidden-2": "passed",
-        "hidden-3": "passed",
-    }
-    tests = {t.name: t for t in result.tests}
-    assert "MemoryError" in " ".join(tests["no-jumps"].staff)
-    assert tests["ladder-to-goal"].feedback[0] == "printed more than 64 KB; stopped"
-    assert (
-        tests["chute-before-goal"].feedback[0] == "used up its CPU time limit of 1 s for one board"
-    )
+    result = grade(tmp_path, with_prelude(prelude), level_named(name, request, monkeypatch),
+                   limits=limits)  # fmt: skip
+    assert statuses(result) == {c.name: "passed" for c in CASES} | {"chute-before-goal": "timeout"}
+    (stopped,) = [t for t in result.tests if t.name == "chute-before-goal"]
+    assert stopped.feedback[0] == "used up its CPU time limit of 1 s for one board"
     all_warm(spy)
 
 
-def test_a_program_that_attacks_its_server_only_hurts_itself(tmp_path, namespace, spy):
+def test_a_program_that_attacks_its_server_only_hurts_itself(tmp_path, lent, spy):
     """Every board signals its parent (the server), process 1, its process group and
-    everyone it may (``kill(-1)``), then prints its answer: the server is out of its reach,
-    so every board is graded in the same sandbox and passes."""
+    everyone it may (``kill(-1)``), and reads its server's environment, then prints its
+    answer: the server is out of its reach, so every board is graded by the same server and
+    passes."""
     prelude = """
 import signal as _signal
 def attempt(action):
@@ -439,6 +552,7 @@ tried = {
     "init": attempt(lambda: _os.kill(1, _signal.SIGKILL)),
     "group": attempt(lambda: _os.killpg(_os.getpgid(_os.getppid()), _signal.SIGKILL)),
     "trace": attempt(lambda: open("/proc/1/environ", "rb").read()),
+    "server": attempt(lambda: open("/proc/%d/environ" % _os.getppid(), "rb").read()),
 }
 report(**tried)
 try:
@@ -446,13 +560,13 @@ try:
 except OSError:
     pass
 """
-    result = grade(tmp_path, with_prelude(prelude), namespace)
+    result = grade(tmp_path, with_prelude(prelude), lent)
     assert result.score == result.max_score
     all_warm(spy)
     for test in result.tests:
         (tried,) = reports(test)
         assert tried["parent"] == tried["init"] == "denied:PermissionError", tried
-        assert tried["trace"] == "denied:PermissionError", tried
+        assert tried["trace"] == tried["server"] == "denied:PermissionError", tried
 
 
 def test_when_the_server_dies_the_remaining_boards_run_the_usual_way(
@@ -567,7 +681,8 @@ def test_at_process_a_board_may_start_as_many_processes_as_a_run_of_its_own(
 
 
 def test_boards_run_side_by_side_in_one_sandbox(tmp_path, level, spy):
-    source = with_prelude("import numpy\nreport(pidns=_os.readlink('/proc/self/ns/pid'),"
+    heavy = "import numpy\n" if has_numpy(level) else ""
+    source = with_prelude(heavy + "report(pidns=_os.readlink('/proc/self/ns/pid'),"
                           " parent=_os.getppid())")  # fmt: skip
     result = grade(tmp_path, source, level, workers=2)
     assert result.score == result.max_score
@@ -709,10 +824,18 @@ def test_a_crash_is_quoted_naming_the_students_file(tmp_path, level, spy, monkey
 
 def test_nothing_of_the_sandbox_is_left_after_the_submission(tmp_path, level, spy):
     before = set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*"))
-    result = grade(tmp_path, with_prelude("open('/tmp/scratch', 'w').write('x')"), level)
+    scratch = Path("/tmp", "warm-scratch-" + os.urandom(4).hex())
+    prelude = f"open({str(scratch)!r} + '-%d' % _os.getpid(), 'w').write('x')"
+    result = grade(tmp_path, with_prelude(prelude), level)
     assert result.score == result.max_score
     all_warm(spy)
     assert not set(Path("/tmp").glob(f"autograder-run-{os.getpid()}-*")) - before
+    # (at ``namespace`` in the sandbox's own /tmp; at ``user`` removed with the uid; at
+    # ``process`` a program writes as root where it likes, and it stays)
+    left = list(Path("/tmp").glob(scratch.name + "-*"))
+    for path in left:
+        path.unlink()
+    assert len(left) == (len(CASES) if level.level == "process" else 0)
     server = spy.sandboxes[0]["server"]
     try:
         command = Path(f"/proc/{server}/cmdline").read_bytes()
