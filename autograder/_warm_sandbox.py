@@ -42,12 +42,15 @@ keep a sandbox per run) is graded in one sandbox of its own:
   the server survives whatever a board does.
 * **When the server fails** (it died, or would not start, or cannot fork a board's
   process), the board it was running runs again and the remaining boards run the way other
-  kinds do, a sandbox per run; so does everything where the warm path does not apply: a
-  grader that is not root (no lent uids: its boards could not be told apart), and the
-  ``process`` level without control groups. ``$AUTOGRADER_WARM=off`` turns the warm path
-  off. A board whose program the server's interpreter would not run as ``python PROGRAM``
-  does (a null byte in its source, before Python 3.11.4: ``_warm.py``) runs the usual way,
-  and the server stays for the others.
+  kinds do, a run (at ``namespace`` a sandbox) each; so does everything where the warm
+  path does not apply: a grader that is not root (no lent uids: its boards could not be
+  told apart), and the ``process`` level without control groups. ``$AUTOGRADER_WARM=off``
+  turns the warm path off. A board whose program the server's interpreter would not run as
+  ``python PROGRAM`` does (a zip archive, which ``python`` runs as an application; a null
+  byte in its source, before Python 3.11.4: ``_warm.py``) runs the usual way, and the
+  server stays for the others. A uid whose killed processes are not all reaped yet is not
+  given to the next board (as ``lent_uid`` passes it over): the submission keeps it until
+  it is done.
 
 **At ``user``** (as root, where bubblewrap cannot make namespaces) there is no sandbox
 either: the server is a plain root process of the grader's, and each board's process
@@ -112,8 +115,31 @@ from ._sandbox import (
 __all__ = ["ENV", "HEAVY", "WarmSandbox", "heavy_modules", "warm_sandbox"]
 
 ENV = "AUTOGRADER_WARM"
-# What a warm interpreter may import ahead of a program (``_warm.ALLOWED`` is the same).
-HEAVY = ("numpy", "scipy")
+# What a warm interpreter may import ahead of a program (``_warm.ALLOWED`` is the same):
+# numpy, scipy and their public subpackages by name, nothing else of theirs (their tests,
+# conftest, private modules: the server is root, and imports only what is needed).
+HEAVY = (
+    "numpy",
+    "numpy.fft",
+    "numpy.linalg",
+    "numpy.ma",
+    "numpy.polynomial",
+    "numpy.random",
+    "scipy",
+    "scipy.fft",
+    "scipy.integrate",
+    "scipy.interpolate",
+    "scipy.linalg",
+    "scipy.ndimage",
+    "scipy.optimize",
+    "scipy.signal",
+    "scipy.sparse",
+    "scipy.sparse.csgraph",
+    "scipy.sparse.linalg",
+    "scipy.spatial",
+    "scipy.special",
+    "scipy.stats",
+)
 MOST_MODULES = 16  # modules named in a submission that are imported ahead, at most
 SCANNED_BYTES = 1 << 20  # of each Python file of a submission, read for its imports
 SCANNED_FILES = 50
@@ -132,16 +158,10 @@ _IMPORT = re.compile(
 )
 
 
-def _allowed(name: str) -> bool:
-    parts = name.split(".")
-    return parts[0] in HEAVY and all(p.isidentifier() for p in parts)
-
-
 def heavy_modules(sources: Iterable[str]) -> list[str]:
-    """The modules of the allow-list (``HEAVY``, and their submodules) that ``sources``
-    import, in order, read from the text of ``import`` statements (never by importing
-    anything); ``from numpy import linalg`` names ``numpy`` and ``numpy.linalg``, which the
-    server tries (what is no module is skipped there)."""
+    """The modules of the allow-list (``HEAVY``) that ``sources`` import, in order, read
+    from the text of ``import`` statements (never by importing anything); ``from numpy
+    import linalg`` names ``numpy`` and ``numpy.linalg``."""
     found: dict[str, None] = {}
     for text in sources:
         for match in _IMPORT.finditer(text):
@@ -155,7 +175,7 @@ def heavy_modules(sources: Iterable[str]) -> list[str]:
                     if part.split()
                 ]
             for name in names:
-                if _allowed(name):
+                if name in HEAVY:
                     found[name] = None
     return list(found)[:MOST_MODULES]
 
@@ -380,9 +400,10 @@ class WarmSandbox:
             return None
         uid = place.uid
         nproc = limits.processes  # (root: RLIMIT_NPROC does not bind it; the group's cap does)
-        # (bubblewrap sets it for a program it starts, and so does the shell that joins a
-        # run's control groups at ``process``)
-        env = {**env, "PWD": str(cwd)}
+        if self.sandboxed or self.isolation.cgroups is not None:
+            # (bubblewrap sets it for a program it starts, and so does the shell that joins
+            # a run's control groups elsewhere; a run the launcher starts alone has none)
+            env = {**env, "PWD": str(cwd)}
         if uid is not None:
             hand_over(place.work, uid)
             # (its zombies not reaped yet count in its process limit: see run_limited)
@@ -441,7 +462,11 @@ class WarmSandbox:
                             _sweep(Path(f"/proc/{self.server_pid}/root", scratch), uid)
                 remove_tree(work)
         finally:
-            if uid is not None:
+            # A uid whose killed processes are not reaped yet (at ``user`` the machine's init
+            # adopts them) is not another board's: the kernel counts them in its process
+            # limit, which would loosen as they go (``lent_uid`` passes such a uid over too).
+            # It stays the submission's, and is handed back with the others.
+            if uid is not None and not processes_of(uid, zombies=True):
                 with self._uid_lock:
                     self._free_uids.append(uid)
 
