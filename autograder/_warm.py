@@ -76,31 +76,6 @@ import sys
 import types
 from typing import Any
 
-# The only modules a server imports ahead of a program: large libraries everyone trusts and
-# their public subpackages, by name, never anything of the submission. The grader sends only
-# these.
-ALLOWED = (
-    "numpy",
-    "numpy.fft",
-    "numpy.linalg",
-    "numpy.ma",
-    "numpy.polynomial",
-    "numpy.random",
-    "scipy",
-    "scipy.fft",
-    "scipy.integrate",
-    "scipy.interpolate",
-    "scipy.linalg",
-    "scipy.ndimage",
-    "scipy.optimize",
-    "scipy.signal",
-    "scipy.sparse",
-    "scipy.sparse.csgraph",
-    "scipy.sparse.linalg",
-    "scipy.spatial",
-    "scipy.special",
-    "scipy.stats",
-)
 CLONE_NEWIPC = 0x08000000
 PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
@@ -122,11 +97,11 @@ class _CapData(ctypes.Structure):
 
 
 def preload(names: list[str]) -> list[str]:
-    """Import the allowed ``names``; the ones that imported."""
+    """Import ``names`` (the grader sends only those of its allow-list, ``HEAVY`` in
+    ``_warm_sandbox``: large libraries everyone trusts and their public subpackages, never
+    anything of the submission); the ones that imported."""
     loaded = []
     for name in names:
-        if name not in ALLOWED:
-            continue
         try:
             importlib.import_module(name)
         except Exception:  # (not a module, or not installed: the program will say so)

@@ -115,7 +115,7 @@ from ._sandbox import (
 __all__ = ["ENV", "HEAVY", "WarmSandbox", "heavy_modules", "warm_sandbox"]
 
 ENV = "AUTOGRADER_WARM"
-# What a warm interpreter may import ahead of a program (``_warm.ALLOWED`` is the same):
+# What a warm interpreter may import ahead of a program (the only names it is sent):
 # numpy, scipy and their public subpackages by name, nothing else of theirs (their tests,
 # conftest, private modules: the server is root, and imports only what is needed).
 HEAVY = (
