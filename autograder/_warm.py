@@ -38,20 +38,19 @@ Each board's child, in order: the board's control group (on cgroup v1 it moves i
 through ``tasks`` files the grader opened and passed); a handshake on the board's status
 socket (the kernel tells the grader the child's pid; the grader checks the child's group,
 moves it there itself where it could not, and answers ``go``); its standard streams from
-the request (descriptors passed over the control socket) and every other descriptor
-closed; the launcher's resource limits; the board's uid, with a user namespace of its own
-(fresh keyrings) and, inside it, an IPC namespace of its own (System V objects go with the
-board); no capabilities left (at ``user``: the launcher's way, above; at ``process``: a
-session and an IPC namespace of its own, as root); then the board's folder, environment
-and ``sys.argv``, fresh ``sys.stdin``/``stdout``/``stderr`` on the new descriptors, and
-the program, compiled and
-run as ``__main__`` the way ``python PROGRAM`` runs it (not through ``runpy.run_path``, so
-that ``__main__`` stays the program's until the interpreter's shutdown), at the recursion
-depth a fresh interpreter gives it. An uncaught exception prints through
-``sys.excepthook`` with the traceback starting at the program's own first frame (nothing
-of this module), as ``python PROGRAM`` prints it, and exits 1; ``SystemExit`` exits as
-Python does; then non-daemon threads are waited for, ``atexit`` runs and the standard
-streams are flushed (120 if that fails, as Python does).
+the request (descriptors passed over the control socket) and every other descriptor closed;
+the launcher's resource limits; the board's uid, with a user namespace of its own (fresh
+keyrings) and, inside it, an IPC namespace of its own (System V objects go with the board);
+no capabilities left (at ``user``: the launcher's way, above; at ``process``: a session and
+an IPC namespace of its own, as root); then the board's folder, environment and
+``sys.argv``, fresh ``sys.stdin``/``stdout``/``stderr`` on the new descriptors, and the
+program, compiled and run as ``__main__`` the way ``python PROGRAM`` runs it (not through
+``runpy.run_path``, so that ``__main__`` stays the program's until the interpreter's
+shutdown), at the recursion depth a fresh interpreter gives it. An uncaught exception
+prints through ``sys.excepthook`` with the traceback starting at the program's own first
+frame (nothing of this module), as ``python PROGRAM`` prints it, and exits 1;
+``SystemExit`` exits as Python does; then non-daemon threads are waited for, ``atexit``
+runs and the standard streams are flushed (120 if that fails, as Python does).
 
 When the child ends the server reaps it (in a sandbox, every orphan of it too) and
 sends its wait status and CPU time on the board's status socket. A closed control socket
