@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -67,6 +68,14 @@ def main() -> None:
     # What a real grader hides from the program: the answer material (as the command line does).
     hidden = ReferenceAnswers().secret_paths()
     tmp = Path(tempfile.mkdtemp(prefix="bench-grade-"))
+    try:
+        measure(tmp, assignment, cases, hidden, args.runs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(tmp: Path, assignment, cases, hidden, runs: int) -> None:
+    """Both measurements, on the examples written into ``tmp``."""
     render_examples(assignment, tmp)
     program = tmp / "correct_numpy.py"
 
@@ -94,14 +103,14 @@ def main() -> None:
     times: dict[tuple, list[float]] = {c: [] for c in configurations}
     for configuration in configurations:
         grade(*configuration[1:])  # warm the page cache and imports
-    for _ in range(args.runs):
+    for _ in range(runs):
         for configuration in configurations:
             start = time.perf_counter()
             grade(*configuration[1:])
             times[configuration].append(time.perf_counter() - start)
     os.environ.pop(WARM_ENV, None)
     print(f"\ngrading one correct numpy submission on {len(cases)} boards "
-          f"(median of {args.runs}, taking turns):")  # fmt: skip
+          f"(median of {runs}, taking turns):")  # fmt: skip
     for configuration, measured in times.items():
         level, _, warm, workers = configuration
         how = ("warm sandbox" if level == "namespace" else "warm server") if warm else (
@@ -115,7 +124,7 @@ def main() -> None:
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     bare: list[float] = []
     graded: dict[str, list[float]] = {level: [] for level in levels}
-    for _ in range(3 * args.runs):
+    for _ in range(3 * runs):
         start = time.perf_counter()
         subprocess.run([sys.executable, str(program), str(board)], check=True, env=env,
                        stdout=subprocess.DEVNULL)  # fmt: skip

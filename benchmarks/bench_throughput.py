@@ -13,18 +13,18 @@ starter; the boards: the assignment's answer key (public, edge and hidden boards
   runs), into a fresh folder each time: every program on every board in its own temporary
   folder under the limits launcher (and bubblewrap at ``namespace``), reading, marking,
   then the reports (pages, gradebooks, histogram, similarity). "runs" is the time until the
-  last submission's result is logged; "total" includes the reports. At ``namespace``, and
-  at ``process`` as root with control groups, the grader runs a submission's boards through
-  a warm interpreter of its own (autograder/_warm.py: the libraries the program names
-  imported once, then a fork per board; in a sandbox of the submission's own at
-  ``namespace``), which a bare run does not have: there the grader can be faster than the
-  bare runs. ``namespace-cold`` and ``process-cold`` are those levels with the warm
-  interpreter turned off (``AUTOGRADER_WARM=off``): a fresh interpreter (and sandbox) per
-  board. At ``process-cold`` (as elsewhere at ``process`` where the warm path does not
-  apply) a shell joins the run's control groups and waits while the grader sets its limits
-  from outside (``prlimit(2)``), then ``exec``s the program; as root the shell starts in a
-  fresh IPC namespace (autograder/_sandbox.py, ``direct_launch``, ``fresh_ipc``);
-  ``process-launcher`` is ``process-cold`` with the Python launcher instead
+  last submission's result is logged; "total" includes the reports. At ``namespace`` and
+  ``user``, and at ``process`` as root with control groups, the grader runs a submission's
+  boards through a warm interpreter of its own (autograder/_warm.py: the libraries the
+  program names imported once, then a fork per board; in a sandbox of the submission's own
+  at ``namespace``), which a bare run does not have: there the grader can be faster than
+  the bare runs. ``namespace-cold``, ``user-cold`` and ``process-cold`` are those levels
+  with the warm interpreter turned off (``AUTOGRADER_WARM=off``): a fresh interpreter (and
+  sandbox) per board. At ``process-cold`` (as elsewhere at ``process`` where the warm path
+  does not apply) a shell joins the run's control groups and waits while the grader sets
+  its limits from outside (``prlimit(2)``), then ``exec``s the program; as root the shell
+  starts in a fresh IPC namespace (autograder/_sandbox.py, ``direct_launch``,
+  ``fresh_ipc``); ``process-launcher`` is ``process-cold`` with the Python launcher instead
   (``AUTOGRADER_DIRECT_LAUNCH=off``, as where ``unshare(2)`` is refused), for reference.
 - bare: ``python3 program.py board.json`` for every program and board, standard output
   captured, with N programs at a time (each program's boards one after another, as the
@@ -38,6 +38,8 @@ whole machine spent busy per program run (``/proc/stat``) with the bare runs': w
 cores busy, -j 2's overhead is that, plus the time a core waits. Targets: under 10% at
 ``process``, under 20% at ``namespace``. Every graded submission must score full
 marks and every bare run must exit 0, or the comparison is void (exit status 1).
+``user`` (no target; measured where a lent uid may start this script's interpreter: one
+outside ``/root`` here, see ``bench_grade.py``) is left out, saying why, elsewhere.
 Figures depend on the machine: quote them with it.
 """
 
@@ -141,13 +143,14 @@ def main() -> int:
     print(load_line("at the start"))
 
     levels = []
-    for level in ("process", "namespace"):
+    for level in ("process", "user", "namespace"):
         try:
             levels.append(detect_isolation(level).level)
         except UsageError as err:
             print(f"(level {level} not measured: {err})")
     assert all(level in LEVELS for level in levels)
     levels += ["process-cold", "process-launcher"] if "process" in levels else []
+    levels += ["user-cold"] if "user" in levels else []
     levels += ["namespace-cold"] if "namespace" in levels else []
     answers = ReferenceAnswers()
     assignment = load_assignment(name)

@@ -196,6 +196,15 @@ def litter(token: str) -> list[Path]:
     return found
 
 
+def remove_litter(path: Path) -> None:
+    """Remove ``path``, a file or a folder a run left (``litter``), whatever it holds."""
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            remove_tree(path)
+        else:
+            path.unlink()
+
+
 def snapshot(*folders: Path) -> dict[str, tuple]:
     """Every path under ``folders`` with its mode, size, modification time and content."""
     seen = {}
@@ -329,8 +338,7 @@ def world(world_place: Path) -> Iterator[World]:
         yield World(base, token)
     finally:
         for path in litter(token):  # what a run at a weaker level was allowed to leave
-            with contextlib.suppress(OSError):
-                path.unlink()
+            remove_litter(path)
         remove_tree(base)
 
 

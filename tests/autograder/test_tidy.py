@@ -87,7 +87,7 @@ def _own_runs() -> set[Path]:
     return set(Path(tempfile.gettempdir()).glob(f"{RUN_PREFIX}{os.getpid()}-*"))
 
 
-def test_run_folders_cleared_in_the_background_are_gone_when_grading_returns(monkeypatch):
+def test_run_folders_cleared_in_the_background_are_gone_when_grading_returns(monkeypatch, tmp_path):
     # Removal made slow: what grading returns after is the removal, not its speed.
     real = run_folders._remove
     removed: list[str] = []
@@ -105,7 +105,7 @@ def test_run_folders_cleared_in_the_background_are_gone_when_grading_returns(mon
     assignment = load_assignment("classic")
     result = grade_submission(
         assignment,
-        _program(Path(tempfile.mkdtemp()), "a"),
+        _program(tmp_path, "a"),
         PUBLIC * 3,
         hidden=ANSWERS.secret_paths(),
         isolation="process",
