@@ -279,15 +279,21 @@ def kill_user(uid: int, keep: Path | None = None) -> None:
     caller removes). Called when a uid is lent and when it is handed back."""
     kill_until_gone(lambda: processes_of(uid))
     for shared in world_writable():
-        with contextlib.suppress(OSError), os.scandir(shared) as entries:
-            for entry in entries:
-                with contextlib.suppress(OSError):
-                    if entry.stat(follow_symlinks=False).st_uid != uid or (
-                        keep is not None and entry.path == os.fspath(keep)
-                    ):
-                        continue
-                    remove_tree(entry.path)
+        remove_owned(shared, uid, keep)
     remove_ipc(uid)
+
+
+def remove_owned(folder: str | Path, uid: int, keep: Path | None = None) -> None:
+    """Remove what ``uid`` owns directly in ``folder`` (all but ``keep``), links not
+    followed."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_uid != uid or (
+                    keep is not None and entry.path == os.fspath(keep)
+                ):
+                    continue
+                remove_tree(entry.path)
 
 
 def hand_over(folder: Path, uid: int) -> None:

@@ -110,6 +110,7 @@ from ._sandbox import (
     kill_user,
     lent_uid,
     processes_of,
+    remove_owned,
 )
 
 __all__ = ["ENV", "HEAVY", "WarmSandbox", "heavy_modules", "warm_sandbox"]
@@ -453,13 +454,8 @@ class WarmSandbox:
             try:
                 yield Place(work, uid, measure(work) if self.measured else None)
             finally:
-                if uid is not None and not self.sandboxed:
-                    kill_user(uid)
-                elif uid is not None:
-                    kill_until_gone(lambda: processes_of(uid))
-                    if self.server_pid is not None:
-                        for scratch in SCRATCH:
-                            _sweep(Path(f"/proc/{self.server_pid}/root", scratch), uid)
+                if uid is not None:
+                    self._clear(uid)
                 remove_tree(work)
         finally:
             # A uid whose killed processes are not reaped yet (at ``user`` the machine's init
@@ -469,6 +465,18 @@ class WarmSandbox:
             if uid is not None and not processes_of(uid, zombies=True):
                 with self._uid_lock:
                     self._free_uids.append(uid)
+
+    def _clear(self, uid: int) -> None:
+        """Kill every process of ``uid`` and remove what it left where it could write: in
+        the sandbox, its scratch places; at ``user``, the machine's shared places and its
+        IPC objects, as after a run of its own (``kill_user``)."""
+        if not self.sandboxed:
+            kill_user(uid)
+            return
+        kill_until_gone(lambda: processes_of(uid))
+        if self.server_pid is not None:
+            for scratch in SCRATCH:
+                remove_owned(Path(f"/proc/{self.server_pid}/root", scratch), uid)
 
     def _take_uid(self) -> int:
         """A uid of the submission's no board is using: lent (``lent_uid``) when the
@@ -630,12 +638,3 @@ def _receive(channel: socket.socket) -> tuple[bytes, int | None]:
         if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
             pid = _CREDENTIALS.unpack(data[: _CREDENTIALS.size])[0] or None
     return message, pid
-
-
-def _sweep(place: Path, uid: int) -> None:
-    """Remove what ``uid`` left in ``place`` (a folder of the sandbox seen from outside)."""
-    with contextlib.suppress(OSError), os.scandir(place) as entries:
-        for entry in entries:
-            with contextlib.suppress(OSError):
-                if entry.stat(follow_symlinks=False).st_uid == uid:
-                    remove_tree(entry.path)
