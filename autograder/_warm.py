@@ -318,30 +318,6 @@ def _same_recursion_depth(probe: dict[str, Any]) -> None:
     sys.setrecursionlimit = setrecursionlimit
 
 
-# From 3.11.4 on, ``python PROGRAM`` refuses a null byte in the source as a syntax error,
-# which ``run_program`` gives; before, it read each line as a C string, dropping what follows
-# the byte on that line (gh-96670), which ``compile`` cannot do.
-NULL_IS_AN_ERROR = sys.version_info >= (3, 11, 4)
-# ``python PROGRAM`` runs a zip archive (by its content, whatever its name) as an
-# application: its ``__main__.py``. The archive's end record lies in its last 64 KiB + 22.
-_ZIP_END = b"PK\x05\x06"
-_ZIP_TAIL = 65536 + 22
-
-
-def runs_as_python_does(path: str) -> bool:
-    """Whether ``run_program`` runs ``path`` as ``python path`` would on this interpreter:
-    not for a zip archive, nor (before 3.11.4) for a source holding a null byte. (A source
-    that merely holds the bytes of a zip's end record runs the usual way too: harmless.)"""
-    try:
-        with open(path, "rb") as file:
-            source = file.read()
-    except OSError:
-        return True  # (``run_program`` fails to read it as well)
-    if _ZIP_END in source[-_ZIP_TAIL:]:
-        return False
-    return NULL_IS_AN_ERROR or b"\0" not in source
-
-
 def _null_byte_error(source: bytes, path: str) -> SyntaxError:
     """The error ``python PROGRAM`` gives a program holding a null byte (``compile`` words
     it otherwise)."""
@@ -403,9 +379,7 @@ def _child(launch: dict[str, Any], request: dict[str, Any], fds: list[int]) -> N
     socket says ``started`` (the grader learns this process's pid from its credentials),
     waits for ``go``, and says ``running`` once all is set, just before it is closed and
     the program runs: a status without ``running`` is a failure of the server's, not of the
-    program. It says ``cold`` instead for a program this interpreter would not run as
-    ``python PROGRAM`` does (``runs_as_python_does``): the grader runs that board the usual
-    way, and keeps the server for the others."""
+    program."""
     code = 1
     try:
         stdin, stdout, stderr, status, *groups = fds
@@ -431,9 +405,6 @@ def _child(launch: dict[str, Any], request: dict[str, Any], fds: list[int]) -> N
         launch["_libc"]().prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # (an exec would set it too)
         _reset_state(request)
         _stdio()
-        if not runs_as_python_does(request["argv"][0]):
-            board.sendall(b"cold")  # (the grader runs this board the usual way)
-            os._exit(0)
         board.sendall(b"running")
         board.close()
     except BaseException as err:
@@ -528,7 +499,8 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     control = socket.socket(fileno=control_fd)
     loaded = preload(modules)
-    ready = {"ready": True, "loaded": loaded, "threads": _threads()}
+    ready = {"ready": True, "loaded": loaded, "threads": _threads(),
+             "version": list(sys.version_info[:3])}  # fmt: skip
     control.sendall(json.dumps(ready).encode())
     for stream in (sys.stdout, sys.stderr):
         stream.flush()

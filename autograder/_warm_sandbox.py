@@ -47,8 +47,8 @@ keep a sandbox per run) is graded in one sandbox of its own:
   told apart), and the ``process`` level without control groups. ``$AUTOGRADER_WARM=off``
   turns the warm path off. A board whose program the server's interpreter would not run as
   ``python PROGRAM`` does (a zip archive, which ``python`` runs as an application; a null
-  byte in its source, before Python 3.11.4: ``_warm.py``) runs the usual way, and the
-  server stays for the others. A uid whose killed processes are not all reaped yet is not
+  byte in its source, before Python 3.11.4: ``runs_as_python_does``) runs the usual way,
+  and the server stays for the others. A uid whose killed processes are not all reaped yet is not
   given to the next board (as ``lent_uid`` passes it over): the submission keeps it until
   it is done.
 
@@ -199,6 +199,31 @@ def _sources(folder: Path, program: Path) -> Iterator[str]:
                 yield file.read(SCANNED_BYTES).decode("utf-8", "replace")
 
 
+# ``python PROGRAM`` runs a zip archive (by its content, whatever its name) as an
+# application, its ``__main__.py``; the archive's end record lies in its last 64 KiB + 22.
+_ZIP_END = b"PK\x05\x06"
+_ZIP_TAIL = 65536 + 22
+# From 3.11.4 on, ``python PROGRAM`` refuses a null byte in the source as a syntax error, as
+# the server does; before, it read each line as a C string, dropping what follows the byte
+# on that line (gh-96670), which ``compile`` cannot do.
+_NULL_IS_AN_ERROR = (3, 11, 4)
+
+
+def runs_as_python_does(program: Path, version: tuple[int, ...]) -> bool:
+    """Whether a server on Python ``version`` runs ``program`` as ``python PROGRAM`` would:
+    not a zip archive, nor (before 3.11.4) a source holding a null byte. (A source that
+    merely holds the bytes of a zip's end record runs the usual way too: harmless.)"""
+    try:
+        fd = os.open(program, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return True  # (the server fails to read it as well)
+    with open(fd, "rb") as file:
+        source = file.read()
+    if _ZIP_END in source[-_ZIP_TAIL:]:
+        return False
+    return version >= _NULL_IS_AN_ERROR or b"\0" not in source
+
+
 def warm_path(language: Language, isolation: Isolation) -> bool:
     """Whether a submission of ``language`` is graded through a warm interpreter at
     ``isolation`` (see the module's docstring)."""
@@ -263,6 +288,8 @@ class WarmSandbox:
         self.modules = list(modules)
         self.measured = measured
         self.loaded: list[str] = []
+        self.version: tuple[int, ...] = ()  # the server's Python
+        self._like_python: bool | None = None  # (``runs_as_python_does``, on the first board)
         self.broken = ""  # why the server is no longer used ("": it is)
         self.server_pid: int | None = None  # as the grader sees it
         self._process: subprocess.Popen[bytes] | None = None
@@ -343,6 +370,7 @@ class WarmSandbox:
             return self._fail(f"the server is gone ({err.strerror})")
         self.server_pid = pid
         self.loaded = list(ready.get("loaded", []))
+        self.version = tuple(ready.get("version", ()))
         return True
 
     def _fail(self, why: str) -> bool:
@@ -399,6 +427,10 @@ class WarmSandbox:
         python = [sys.executable, *PYTHON_FLAGS]
         if list(argv[: len(python)]) != python or not self._await_ready():
             return None
+        if self._like_python is None:  # (every board's program is a copy of the same one)
+            self._like_python = runs_as_python_does(Path(argv[len(python)]), self.version)
+        if not self._like_python:
+            return None  # (the usual way, board by board: the server stays usable)
         uid = place.uid
         nproc = limits.processes  # (root: RLIMIT_NPROC does not bind it; the group's cap does)
         if self.sandboxed or self.isolation.cgroups is not None:
@@ -431,8 +463,6 @@ class WarmSandbox:
             if not self._send(request, board) or not self._started(board, group):
                 return None
             run = follow(board, limits, started, group=group, watch=place.watch)
-            if board.cold:
-                return None  # (this board only: the server stays for the others)
             if board.lost and run.status in ("exited", "signal", "memory-limit"):
                 # The server, not the program, ended it: run it again the usual way.
                 self._fail("the server stopped in the middle of a board")
@@ -549,7 +579,6 @@ class _Board:
         self.pid: int | None = None
         self.pidfd: int | None = None
         self.running = False  # the server said the program starts
-        self.cold = False  # it said the program must run the usual way (``_warm.py``)
         self.lost = False  # the server's report never came, or came without "running"
 
     def join(self, group: RunGroup) -> None:
@@ -574,8 +603,8 @@ class _Board:
             return None
         except OSError:
             message = b""
-        if message in (b"running", b"cold"):
-            self.running, self.cold = message == b"running", message == b"cold"
+        if message == b"running":
+            self.running = True
             return None
         try:
             report = json.loads(message)
