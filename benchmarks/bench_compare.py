@@ -3,7 +3,7 @@
 Run from the repository root (pymdptoolbox comes with the bench extra):
     pip install -e '.[bench]'
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_compare.py [--quick] [--runs 5]
-        [--sizes 1000,10000,100000] [--cap 60] [--budget 150]
+        [--families classic,boosted,...] [--sizes 1000,10000] [--cap 60] [--budget 150]
 
 The competitors, each solving the same model to about 1e-9 (docs/benchmarks.md):
 
@@ -17,10 +17,12 @@ The competitors, each solving the same model to about 1e-9 (docs/benchmarks.md):
   ``mdp.PolicyIteration`` (discount 1 - 1e-12: with discount 1 its linear solve is
   singular), on the model converted to its input (``P[a]`` S x S sparse, ``R`` S x A).
 
-Boards: the public board of every assignment, then random jump boards (classic and
-boosted) of ``--sizes`` squares. Only the solve is timed (every competitor starts from the
-same model, already converted to its own input); pymdptoolbox's time includes its
-constructor, which checks the input and computes the rewards, as a caller pays it.
+Boards: the public board of every assignment, then random jump boards of each family in
+``FAMILIES`` (every game and kind of jumps of the issue on speed at scale, and efron's game),
+each at its own sizes or at ``--sizes`` squares. Only the solve is timed (every competitor
+starts from the same model, already converted to its own input); pymdptoolbox's time
+includes its constructor, which checks the input and computes the rewards, as a caller
+pays it.
 
 Every competitor's values are compared with ours (largest difference relative to
 max(1, |ours|), over every state); the exit status is 1 if any differs by more than 1e-6.
@@ -51,12 +53,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy
 import scipy.sparse as sp
+from _boards import random_board  # benchmarks/_boards.py, beside this script
 from _load import load_line
-from _machine import machine  # benchmarks/_machine.py, beside this script
+from _machine import machine
 
-from autograder import JumpBoard
 from reference_solutions import make_problem, solve
-from reference_solutions.rules import boosted, classic
+from reference_solutions.rules import aimed, boosted, classic, efron, token_boosted
 
 try:
     import mdptoolbox.mdp as toolbox_mdp
@@ -65,7 +67,35 @@ except ImportError:  # the bench extra is not installed: the loop alone is compa
     toolbox_mdp = toolbox_util = None
 
 ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
-RANDOM_RULES = {"classic": classic, "boosted": boosted}
+
+
+@dataclass(frozen=True)
+class Family:
+    """Random boards of one game: its rules, their parameters, the kind of jumps
+    (``benchmarks/_boards.py``) and the board sizes (squares) it is compared on."""
+
+    rules: object
+    params: object
+    jumps: str
+    sizes: tuple[int, ...]
+
+    def model(self, goal: int):
+        return self.rules.build(random_board(goal, self.jumps), self.params).model
+
+
+# Every game and kind of board of the issue on speed at scale (docs/benchmarks.md), and
+# efron's game on the same boards. Token-boosted with 10 tokens has 77 states per square.
+FAMILIES = {
+    "classic": Family(classic, classic.Params(), "like", (1000, 10_000, 100_000)),
+    "boosted": Family(boosted, boosted.Params(), "like", (1000, 10_000, 100_000)),
+    "classic anywhere": Family(classic, classic.Params(), "anywhere", (1000, 10_000, 100_000)),
+    "boosted anywhere": Family(boosted, boosted.Params(), "anywhere", (1000, 10_000, 100_000)),
+    "token-boosted 10": Family(token_boosted, token_boosted.Params(tokens=10), "like",
+                               (100, 1000, 10_000, 100_000)),
+    "aimed": Family(aimed, aimed.Params(), "like", (1000, 10_000, 100_000)),
+    "efron": Family(efron, efron.Params(), "like", (1000, 10_000, 100_000)),
+}  # fmt: skip
+QUICK = {name: (300,) for name in FAMILIES} | {"token-boosted 10": (100,)}
 TOLERANCE = 1e-9  # the loop's and pymdptoolbox's stopping tolerance
 AGREE = 1e-6  # largest accepted difference, relative to max(1, |ours|)
 PI_DISCOUNT = 1 - 1e-12  # pymdptoolbox's policy iteration cannot take 1 (see the docstring)
@@ -220,16 +250,6 @@ def toolbox_pi(model, P, R):
 # -- boards and measuring ----------------------------------------------------------------
 
 
-def random_jump_board(goal: int, seed: int = 0) -> JumpBoard:
-    """Jumps as long as on a printed board (up to 60 squares), one square in ten, as in
-    benchmarks/bench_solve.py."""
-    rng = np.random.default_rng(seed)
-    starts = rng.choice(np.arange(1, goal), size=goal // 10, replace=False)
-    ends = starts + rng.integers(-60, 61, size=starts.size)
-    bad = np.isin(ends, starts) | (ends == starts) | (ends < 1) | (ends > goal)
-    return JumpBoard(goal, tuple(zip(starts[~bad].tolist(), ends[~bad].tolist(), strict=True)))
-
-
 @dataclass
 class Cell:
     """One competitor on one board."""
@@ -357,7 +377,7 @@ def report(label: str, n: int, cells: dict[str, Cell]) -> tuple[float, float]:
     loop_ratio = cells["loop"].median / ours if cells["loop"].times else math.nan
     best_ratio = min(best) / ours if best else math.nan
     best_shown = "-" if math.isnan(best_ratio) else f"{best_ratio:.1f}x"
-    print(f"  {label:<22} {n:>9,} {' '.join(shown)} {best_shown:>9}")
+    print(f"  {label:<30} {n:>9,} {' '.join(shown)} {best_shown:>9}")
     return loop_ratio, best_ratio
 
 
@@ -375,18 +395,32 @@ def details(cells: dict[str, Cell]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="public boards and one random classic board of 1,000 squares, "
-                             "3 rounds: a smoke test of a minute or less")  # fmt: skip
+                        help="public boards and one random board of each family (300 "
+                             "squares; token-boosted 100), 3 rounds: a few minutes")  # fmt: skip
     parser.add_argument("--runs", type=int, help="timed rounds per board (default 5; quick 3)")
-    parser.add_argument("--sizes", default="1000,10000,100000",
-                        help="squares of the random jump boards (comma-separated)")  # fmt: skip
+    parser.add_argument(
+        "--families",
+        default=",".join(FAMILIES),
+        help=f"families of random boards, comma-separated: {', '.join(FAMILIES)}",
+    )
+    parser.add_argument("--sizes",
+                        help="squares of every family's random boards, comma-separated "
+                             "(default: each family's own, in docs/benchmarks.md)")  # fmt: skip
     parser.add_argument("--cap", type=float, default=60.0, help="seconds a first run may take")
     parser.add_argument("--budget", type=float, default=150.0,
                         help="most seconds of a slow competitor's rounds, per board")  # fmt: skip
     args = parser.parse_args()
     runs = args.runs or (3 if args.quick else 5)
-    sizes = [1000] if args.quick else [int(x) for x in args.sizes.split(",") if x]
-    families = ("classic",) if args.quick else tuple(RANDOM_RULES)
+    families = [x.strip() for x in args.families.split(",") if x.strip()]
+    unknown = [x for x in families if x not in FAMILIES]
+    if unknown:
+        parser.error(f"--families: unknown {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
+    try:
+        sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else None
+    except ValueError:
+        parser.error(f"--sizes: not a comma-separated list of whole numbers: {args.sizes!r}")
+    if sizes is not None and min(sizes, default=0) < 10:
+        parser.error(f"--sizes: each board needs 10 squares or more: {args.sizes!r}")
     print(f"machine: {machine()}")
     print(load_line("at the start"))
     version = "not installed (pip install -e '.[bench]')"
@@ -399,7 +433,7 @@ def main() -> int:
     print(f"median of up to {runs} interleaved rounds; every competitor solves to ~{TOLERANCE:g};"
           f" ratio = its time / ours\n")  # fmt: skip
     head = "".join(f"{x:>10} {'x':>7} " for x in ("loop", "mdp VI", "mdp PI"))
-    print(f"  {'board':<22} {'states':>9} {'ours ms':>10} {head}{'mdp best':>7}")
+    print(f"  {'board':<30} {'states':>9} {'ours ms':>10} {head}{'mdp best':>7}")
 
     rows: list[tuple[str, float, float]] = []
     worst = 0.0
@@ -419,12 +453,11 @@ def main() -> int:
 
     for name in ASSIGNMENTS:
         one(f"{name} (public)", make_problem(name).game.model, {})
-    for family in families:
-        previous: dict[str, tuple[int, float]] = {}
-        rules = RANDOM_RULES[family]
-        for goal in sizes:
-            model = rules.build(random_jump_board(goal), rules.Params()).model
-            one(f"{family} {goal:,} sq.", model, previous)
+    for name in families:
+        family, previous = FAMILIES[name], {}
+        chosen = sizes or (QUICK[name] if args.quick else family.sizes)
+        for goal in chosen:
+            one(f"{name} {goal:,} sq.", family.model(goal), previous)
 
     print(load_line("at the end"))
     print("\ntargets: ours at least 50x faster than the loop, at least 3x faster than "

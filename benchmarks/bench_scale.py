@@ -32,32 +32,18 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _boards import random_board, random_jumps
 from _machine import machine
 
 HERE = Path(__file__).resolve().parent
 
 
-def random_jumps(goal: int, count: int, longest: int | None, seed: int = 0) -> list[list[int]]:
-    """``count`` jumps: within ``longest`` squares of their start, or anywhere (``None``)."""
-    rng = np.random.default_rng(seed)
-    starts = rng.choice(np.arange(1, goal), size=count, replace=False)
-    if longest is None:
-        ends = rng.integers(1, goal + 1, size=count)
-    else:
-        ends = starts + rng.integers(-longest, longest + 1, size=count)
-    bad = np.isin(ends, starts) | (ends == starts) | (ends < 1) | (ends > goal)
-    return [[int(a), int(b)] for a, b in zip(starts[~bad], ends[~bad], strict=True)]
-
-
 def _one(kind: str, goal: int, family: str) -> dict:
     """Build and solve one configuration in this process (run in a child)."""
-    from autograder import JumpBoard
     from reference_solutions import policy_iteration
     from reference_solutions.rules import aimed, boosted, classic, token_boosted
 
-    jumps = random_jumps(goal, goal // 10 if family == "like" else 10_000,
-                         60 if family == "like" else None)  # fmt: skip
-    board = JumpBoard(goal, tuple(map(tuple, jumps)))
+    board = random_board(goal, family, None if family == "like" else 10_000)
     start = time.perf_counter()
     if kind == "classic":
         game = classic.build(board, classic.Params())
@@ -107,11 +93,10 @@ def anywhere_against_plain_lu(goal: int, count: int, runs: int) -> None:
     import scipy.sparse as sp
     import scipy.sparse.linalg as spla
 
-    from autograder import JumpBoard
     from reference_solutions import policy_iteration
     from reference_solutions.rules import classic
 
-    board = JumpBoard(goal, tuple(map(tuple, random_jumps(goal, count, None))))
+    board = random_board(goal, "anywhere", count)
     model = classic.build(board, classic.Params()).model
     ours, plain = [], []
     values = None

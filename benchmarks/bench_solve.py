@@ -13,6 +13,7 @@ import statistics
 import time
 
 import numpy as np
+from _boards import random_board  # benchmarks/_boards.py, beside this script
 
 from autograder import standard_board
 from reference_solutions import _linear, make_problem, policy_iteration, value_iteration
@@ -86,22 +87,16 @@ def main() -> None:
 
     if args.large:
         goal = args.large
-        rng = np.random.default_rng(0)
         # Jumps as long as on a printed board (up to 60 squares), one square in ten. Jumps
         # across the whole board defeat the sparse LU's ordering (see the README).
-        starts = rng.choice(np.arange(1, goal), size=goal // 10, replace=False)
-        ends = starts + rng.integers(-60, 61, size=starts.size)
-        bad = np.isin(ends, starts) | (ends == starts) | (ends < 1) | (ends > goal)
-        jumps = tuple(zip(starts[~bad].tolist(), ends[~bad].tolist(), strict=True))
-        from autograder import JumpBoard
-
-        big = JumpBoard(goal, jumps)
+        big = random_board(goal)
         start = time.perf_counter()
         game = classic.build(big, classic.Params())
         built = time.perf_counter()
         solution = policy_iteration(game.model)
         done = time.perf_counter()
-        print(f"\nclassic, {goal:,} squares, {len(jumps):,} jumps of up to 60 squares (one run):")
+        jumps = len(big.jumps)
+        print(f"\nclassic, {goal:,} squares, {jumps:,} jumps of up to 60 squares (one run):")
         print(
             f"  build {1000 * (built - start):.0f} ms, solve {1000 * (done - built):.0f} ms, "
             f"V[0] = {solution.start_value:.2f}"

@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-from ._linear import DENSE_LIMIT
+from ._linear import DENSE_LIMIT, factor_chain
 from ._model import Model
 
 __all__ = ["DenseModel", "Factors", "Fold", "fits"]
@@ -30,7 +32,7 @@ __all__ = ["DenseModel", "Factors", "Fold", "fits"]
 # limit decides which way a model goes: the public boards of classic, aimed, efron and the
 # trap lane go this way, and boosted's (701 states) once its sure moves fold out of its
 # solves (FOLD_MAX_STATES).
-MAX_STATES = DENSE_LIMIT
+MAX_STATES = 400
 _EPS = float(np.finfo(float).eps)
 # Values solved from another policy's factors are kept only when they solve their own system
 # to within this, relative to the largest value (a factorisation's own rounding is about
@@ -45,6 +47,9 @@ EXACT = 1e-12
 # 684 (78); but 15 states 12 against 22, and 50 states 31 against 24 (1) and 28 (10).
 FEW = 0.15
 UPDATE_FROM = 64
+# With SuperLU's factors (past ``DENSE_LIMIT`` unknowns), a factorisation grows about with
+# the unknowns and an update with their number times the states changed: at most this many.
+SPARSE_UPDATE_MOST = 24
 # A larger model goes this way too when its sure moves fold out of each solve (:class:`Fold`)
 # and leave at most ``MAX_STATES`` unknowns, as on boosted's public board (701 states, 100
 # unknowns).
@@ -83,11 +88,13 @@ class Fold:
     @classmethod
     def of(cls, model: Model, live: np.ndarray) -> Fold | None:
         """The fold of ``model``, or ``None`` when it leaves no unknowns or more than
-        ``MAX_STATES``, or some folded state's move leads to a folded state."""
+        ``MAX_STATES``, folds fewer than half the live states (the Woodbury updates a fold
+        rules out are worth more: efron's Blue die is a sure move), or some folded state's
+        move leads to a folded state."""
         sure = model.sure_next >= 0
         is_moved = np.logical_and.reduceat(sure, model.pair_start[live])
         kept = np.flatnonzero(~is_moved)
-        if not 0 < kept.size <= MAX_STATES:
+        if not 0 < kept.size <= min(MAX_STATES, live.size // 2):
             return None
         folded = np.zeros(model.n_states, dtype=bool)
         folded[live[is_moved]] = True
@@ -99,13 +106,70 @@ class Fold:
 
 
 @dataclass(frozen=True, eq=False)
+class Chain:
+    """``P`` of one policy over ``m`` unknowns (the live states, or a fold's kept ones):
+    row ``i`` holds the next ``lengths[i]`` entries, at ``column`` and of ``weight``."""
+
+    lengths: np.ndarray
+    column: np.ndarray
+    weight: np.ndarray
+
+    @property
+    def m(self) -> int:
+        return self.lengths.size
+
+    def dense_system(self) -> np.ndarray:
+        """``I - P``, dense."""
+        m = self.m
+        flat = np.arange(0, m * m, m).repeat(self.lengths)
+        flat += self.column
+        return _identity_minus(flat, self.weight, m)
+
+    def sparse(self) -> sp.csr_array:
+        """``P``, sparse."""
+        indptr = np.zeros(self.m + 1, dtype=np.int64)
+        np.cumsum(self.lengths, out=indptr[1:])
+        return sp.csr_array((self.weight, self.column, indptr), shape=(self.m, self.m))
+
+
+@dataclass(frozen=True, eq=False)
 class Factors:
-    """``I - P`` of ``policy`` (over the live states, or a fold's kept ones) in LAPACK's LU
-    factors."""
+    """``I - P`` of ``policy`` in LU factors: LAPACK's (``lu`` and ``pivots``) up to
+    ``DENSE_LIMIT`` unknowns, SuperLU's (``sparse``) past it."""
 
     policy: np.ndarray
-    lu: np.ndarray
-    pivots: np.ndarray
+    lu: np.ndarray | None = None
+    pivots: np.ndarray | None = None
+    sparse: spla.SuperLU | None = None
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray | None:
+        """``(I - P)^-1 rhs`` for one right-hand side or several (columns), or ``None`` if
+        LAPACK finds the factors singular. ``rhs`` may be overwritten."""
+        if self.sparse is not None:
+            return self.sparse.solve(rhs[::-1], trans="T")[::-1]
+        solved, info = lapack.dgetrs(self.lu, self.pivots, rhs, overwrite_b=1)
+        return solved if info == 0 else None
+
+    @classmethod
+    def of(
+        cls, policy: np.ndarray, chain: Chain, rhs: np.ndarray, keep: bool = False
+    ) -> tuple[Factors, np.ndarray, np.ndarray | sp.csr_array] | None:
+        """The factors of ``chain``, ``(I - P)^-1 rhs``, and ``I - P`` (dense) or ``P``
+        (sparse), to check a solution with; ``None`` when the factorisation finds the
+        system singular. ``keep``: the dense system is wanted afterwards (else LAPACK
+        factors it in place)."""
+        if chain.m <= DENSE_LIMIT:
+            system = chain.dense_system()
+            lu, pivots, x, info = lapack.dgesv(system, rhs, overwrite_a=not keep)
+            if info != 0:
+                return None
+            return cls(policy, lu=lu, pivots=pivots), x, system
+        P = chain.sparse()
+        try:
+            lu = factor_chain(P)
+        except RuntimeError:  # a pivot exactly 0
+            return None
+        return cls(policy, sparse=lu), lu.solve(rhs[::-1], trans="T")[::-1], P
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,11 +210,10 @@ class DenseModel:
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
-        fold = None
-        if live.size > MAX_STATES:
-            fold = Fold.of(model, live)
-            if fold is None:
-                return None
+        # Folded wherever it can be: fewer unknowns, the same answer.
+        fold = Fold.of(model, live) if model.has_sure_moves else None
+        if fold is None and live.size > MAX_STATES:
+            return None
         n_pairs = model.n_pairs
         n_outcomes = T.indptr[1:] - T.indptr[:-1]
         owner = np.repeat(np.arange(n_pairs), n_outcomes)
@@ -187,11 +250,12 @@ class DenseModel:
             values = self._update(policy, near)
             if values is not None:
                 return values, near
-        system, rhs = self._chain(policy)
-        lu, pivots, values, info = lapack.dgesv(system, rhs, overwrite_a=1)
-        if info != 0:
-            raise np.linalg.LinAlgError(f"singular chain (gesv: {info})")
-        return self._unfold(policy, values), Factors(policy, lu, pivots)
+        chain, rhs = self._chain(policy)
+        made = Factors.of(policy, chain, rhs)
+        if made is None:
+            raise np.linalg.LinAlgError("singular chain: the policy is not proper")
+        factors, values, _ = made
+        return self._unfold(policy, values), factors
 
     def evaluate_if_proper(self, policy: np.ndarray) -> tuple[np.ndarray, Factors] | None:
         """:meth:`evaluate` for a policy not known to be proper, or ``None`` when its solve
@@ -203,25 +267,31 @@ class DenseModel:
         M-matrix, so ``P^k -> 0``: from every state the policy ends in a terminal state with
         probability 1 (Berman and Plemmons, *Nonnegative Matrices in the Mathematical
         Sciences*, 6.2.3, condition I27). The proof needs ``P`` undiscounted: a discounted
-        model proves nothing here.
+        model proves nothing here. How ``x`` was found does not matter to the proof (a
+        sparse LU without pivoting of an improper policy's system may give anything): only
+        the check of ``(I - P) x``, made here from ``P`` itself, does.
         """
         if self.model.discount != 1.0:
             return None
-        system, cost = self._chain(policy)
+        chain, cost = self._chain(policy)
         m = cost.size
-        rhs = np.ones((m, 2))
+        rhs = np.ones((m, 2), order="F")
         rhs[:, 0] = cost
-        lu, pivots, both, info = lapack.dgesv(system, rhs)  # ``system`` is kept for the check
+        made = Factors.of(policy, chain, rhs, keep=True)
+        if made is None:
+            return None
+        factors, both, system = made
         moves = both[:, 1]
         # (NaN fails every comparison, and an infinite x makes the slack below infinite.)
-        if info != 0 or not (moves > 0).all():
+        if not (moves > 0).all():
             return None
         # Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and the
         # product below is off by at most (m + 2) eps times that.
         slack = 2.0 * (m + 2) * _EPS * float(moves.max())
-        if not (system @ moves > slack).all():
+        product = system @ moves if factors.sparse is None else moves - system @ moves
+        if not (product > slack).all():
             return None
-        return self._unfold(policy, both[:, 0]), Factors(policy, lu, pivots)
+        return self._unfold(policy, both[:, 0]), factors
 
     @staticmethod
     def solves(current: np.ndarray, values: np.ndarray) -> bool:
@@ -249,13 +319,13 @@ class DenseModel:
             return None
         changed = np.flatnonzero(policy != near.policy)
         k = changed.size
-        if k > FEW * m:
+        if k > FEW * m or (near.sparse is not None and k > SPARSE_UPDATE_MOST):
             return None
         rhs = np.zeros((m, k + 1), order="F")
         rhs[:, 0] = self.cost[policy]
         rhs[changed, np.arange(1, k + 1)] = 1.0
-        solved, info = lapack.dgetrs(near.lu, near.pivots, rhs, overwrite_b=1)
-        if info != 0:
+        solved = near.solve(rhs)
+        if solved is None:
             return None
         if k == 0:
             return solved[:, 0]
@@ -290,28 +360,29 @@ class DenseModel:
         outcomes += np.arange(int(ends[-1]))
         return outcomes, lengths, ends
 
-    def _chain(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``I - P`` of ``policy`` and its right-hand side, over the live states or, with a
+    def _chain(self, policy: np.ndarray) -> tuple[Chain, np.ndarray]:
+        """``P`` of ``policy`` and its right-hand side, over the live states or, with a
         fold, over the kept ones."""
         if self.fold is None:
-            return self._system(policy), self.cost[policy]
+            if self.single:  # the one policy there is: every outcome, in order
+                return Chain(self.n_outcomes, self.column, self.weight), self.cost[policy]
+            outcomes, lengths, _ = self._outcomes(policy)
+            return Chain(lengths, self.column[outcomes], self.weight[outcomes]), self.cost[policy]
         kept, place = self.fold.kept, self.fold.place
         k = kept.size
         pairs = policy[kept]
         outcomes, lengths, _ = self._outcomes(pairs)
         column = self.column[outcomes]
         weight = self.weight[outcomes]
-        row = np.arange(k).repeat(lengths)
         rhs = self.cost[pairs]
         hit = np.flatnonzero(self.fold.is_moved[column])
         through = policy[column[hit]]  # the move each folded state chose
         once = self.model.transitions.indptr[through]  # and its one outcome
+        row = np.arange(k).repeat(lengths)
         rhs += np.bincount(row[hit], weights=weight[hit] * self.cost[through], minlength=k)
         column[hit] = self.column[once]
         weight[hit] *= self.weight[once]
-        row *= k
-        row += place[column]
-        return _identity_minus(row, weight, k), rhs
+        return Chain(lengths, place[column], weight), rhs
 
     def _unfold(self, policy: np.ndarray, solved: np.ndarray) -> np.ndarray:
         """The live states' values from the solution of :meth:`_chain`."""
@@ -323,20 +394,6 @@ class DenseModel:
         once = self.model.transitions.indptr[through]
         values[self.fold.moved] = self.cost[through] + self.weight[once] * values[self.column[once]]
         return values
-
-    def _system(self, policy: np.ndarray) -> np.ndarray:
-        """``I - P`` of ``policy``, dense, over the live states."""
-        m = policy.size
-        if self.single:  # the one policy there is: every outcome, in order
-            flat = np.arange(0, m * m, m).repeat(self.n_outcomes)
-            flat += self.column
-            weight = self.weight
-        else:
-            outcomes, lengths, _ = self._outcomes(policy)
-            flat = np.arange(0, m * m, m).repeat(lengths)
-            flat += self.column[outcomes]
-            weight = self.weight[outcomes]
-        return _identity_minus(flat, weight, m)
 
     def lookahead(self, most: int) -> np.ndarray:
         """The greedy policy of value iteration from 0, swept until a sweep leaves that

@@ -27,13 +27,20 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-__all__ = ["solve_chain"]
+__all__ = ["factor_chain", "solve_chain"]
 
-# Below this many unknowns a dense LU beats SuperLU's set-up (the standard board: 2x).
-DENSE_LIMIT = 400
+# Up to this many unknowns a dense LU beats SuperLU's set-up (the standard board: 2x), past
+# it the dense LU's cubic cost does not: a printed-like board's chain of 151 squares in 95
+# against 103 microseconds, 201 in 175 against 155, 301 in 470 to 1,050 against 180
+# (``benchmarks/bench_compare.py``'s boards, 2026-11-24).
+DENSE_LIMIT = 180
 # Entries at most this far from the diagonal are factorised; the rest are iterated on.
 # A printed board's jumps are at most ~60 squares long, plus a move of up to 10.
 NEAR = 128
+# Up to this many unknowns every entry is factorised, far ones too: their fill-in costs less
+# than the iterations would (jumps anywhere, 1,000 squares: classic 1.2 against 1.7 ms,
+# boosted 5.4 against 7.7; at 5,000 squares the iterations win, 6.4 against 13.5 ms).
+FACTOR_ALL = 2_000
 # SuperLU's supernode relaxation and panel size: on these thin matrices small supernodes
 # factorise about twice as fast as the defaults (relax 8, panel 12).
 _RELAX, _PANEL = 2, 1
@@ -67,7 +74,7 @@ def solve_chain(
     np.abs(gap, out=gap)
     near = gap <= NEAR
     del gap
-    banded = bool(near.all())
+    banded = n <= FACTOR_ALL or bool(near.all())
     if banded:  # the factors are most of the memory: nothing else is kept alongside
         del row, near
     b = rhs[::-1].copy()
@@ -148,6 +155,14 @@ def _entries(A: sp.csr_array, row: np.ndarray, keep: np.ndarray) -> sp.csr_array
     """``A`` with only the entries ``keep``."""
     indptr = np.concatenate(([0], np.cumsum(np.bincount(row[keep], minlength=A.shape[0]))))
     return sp.csr_array((A.data[keep], A.indices[keep], indptr), shape=A.shape)
+
+
+def factor_chain(P: sp.csr_array) -> spla.SuperLU:
+    """LU factors of ``I - P``, numbered backwards as :func:`solve_chain` numbers it, without
+    pivoting: ``P`` must be the chain of a proper policy, or the factors may be anything
+    (``RuntimeError`` where a pivot is exactly 0). ``(I - P) x = b`` is then
+    ``lu.solve(b[::-1], trans="T")[::-1]``, for ``b`` of one column or several."""
+    return _factor(_reversed_system(P, 1.0))
 
 
 def _factor(A: sp.csr_array) -> spla.SuperLU:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARDS = 7  # the six public boards and a random classic board of 1,000 squares
+BOARDS = 13  # the six public boards and a random board of each of the 7 families
 
 
 @pytest.mark.slow

@@ -90,8 +90,16 @@ def test_boosteds_public_board_is_solved_folded():
     dense = _dense.DenseModel.of(model)
     assert dense is not None and dense.fold is not None
     assert (dense.fold.kept.size, dense.fold.moved.size) == (100, 600)
-    with mock.patch.object(_dense.DenseModel, "_system", side_effect=AssertionError):
-        same_solution(model)  # never the whole 700 x 700 system
+    sizes = []
+    factor = _dense.Factors.of
+
+    def counted(policy, chain, rhs, keep=False):
+        sizes.append(chain.m)
+        return factor(policy, chain, rhs, keep)
+
+    with mock.patch.object(_dense.Factors, "of", side_effect=counted):
+        same_solution(model)
+    assert sizes and set(sizes) == {100}  # never the whole 700 x 700 system
 
 
 def plain_fold(model) -> tuple[list[int], list[int], bool]:
@@ -119,12 +127,12 @@ def check_fold(model) -> None:
     limit = max(1, len(kept))
     with mock.patch.object(_dense, "MAX_STATES", limit):
         dense = _dense.DenseModel.of(model)
-        if len(kept) + len(moved) <= limit:
-            assert dense is not None and dense.fold is None
-        elif kept and not two_steps:
+        if kept and len(moved) >= len(kept) and not two_steps:  # half the states or more
             assert dense is not None and dense.fold is not None
             assert dense.live[dense.fold.kept].tolist() == kept
             assert dense.live[dense.fold.moved].tolist() == moved
+        elif len(kept) + len(moved) <= limit:
+            assert dense is not None and dense.fold is None
         else:
             assert dense is None
         if dense is not None and _dense.fits(model):  # as the solver decides
@@ -225,10 +233,17 @@ def chains(draw, priced: bool = False):
     )
 
 
+# Each test run with either kind of factors: LAPACK's dense ones (these small models) and
+# SuperLU's, as past DENSE_LIMIT unknowns.
+FACTORS = pytest.mark.parametrize("dense_limit", [10**9, 0], ids=["lapack", "superlu"])
+
+
+@FACTORS
 @settings(max_examples=300, deadline=None)
 @given(model=chains(priced=True))
-def test_random_priced_chains_agree_with_the_sparse_path(model):
-    same_solution(model)
+def test_random_priced_chains_agree_with_the_sparse_path(model, dense_limit):
+    with mock.patch.object(_dense, "DENSE_LIMIT", dense_limit):
+        same_solution(model)
 
 
 @settings(max_examples=200, deadline=None)
@@ -329,23 +344,29 @@ def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
         assert solve(model).values.tolist() == [2.0, 1.0, 0.0]
 
 
+@FACTORS
 @settings(max_examples=120, deadline=None)
 @given(**JUMP_GAME_CASES)
-def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot):
+def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot, dense_limit):
     model = jump_model(name, board, faces, overshoot)
     if _dense.fits(model):
-        same_solution(model)
+        with mock.patch.object(_dense, "DENSE_LIMIT", dense_limit):
+            same_solution(model)
 
 
+@FACTORS
 @settings(max_examples=300, deadline=None)
 @given(model=chains(), data=st.data())
-def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(model, data):
+def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(
+    model, data, dense_limit
+):
     dense = _dense.DenseModel.of(model)
     picks = [data.draw(st.sampled_from(list(model.pairs_of(int(s))))) for s in dense.live]
     policy = np.full(model.n_states, -1)
     policy[dense.live] = picks
     proper = bool(reaches_an_end(model, policy).all())
-    evaluated = dense.evaluate_if_proper(np.array(picks))
+    with mock.patch.object(_dense, "DENSE_LIMIT", dense_limit):
+        evaluated = dense.evaluate_if_proper(np.array(picks))
     if not proper:
         assert evaluated is None
         return
@@ -360,9 +381,10 @@ def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(mo
         )
 
 
+@FACTORS
 @settings(max_examples=150, deadline=None)
 @given(model=chains(priced=True), data=st.data())
-def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, data):
+def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, data, dense_limit):
     # Two policies, each state's pair drawn for each: the second is solved from the first's
     # factors (Woodbury), however many states changed, and must match numpy's own solve
     # of the second's system.
@@ -380,10 +402,17 @@ def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, 
         P = model.transitions.toarray()[picks][:, dense.live] * model.discount
         systems.append(np.eye(dense.live.size) - P)
     first, second = draws
-    _, factors = dense.evaluate(first)
-    with mock.patch.object(_dense, "FEW", 1.0), mock.patch.object(_dense, "UPDATE_FROM", 0):
+    with (
+        mock.patch.object(_dense, "DENSE_LIMIT", dense_limit),
+        mock.patch.object(_dense, "FEW", 1.0),
+        mock.patch.object(_dense, "UPDATE_FROM", 0),
+    ):
+        _, factors = dense.evaluate(first)
         values, used = dense.evaluate(second, factors)
-    assert used is factors  # the update was made, not a factorisation of its own
+    assert (factors.sparse is None) == (dense_limit > 0)
+    # The update was made, not a factorisation of its own; but never with a fold (half the
+    # states or more each a sure move), whose systems are of the kept states alone.
+    assert (used is factors) == (dense.fold is None)
     expected = np.linalg.solve(systems[1], dense.cost[second])
     scale = max(1.0, float(np.abs(expected).max())) * np.linalg.cond(systems[1], np.inf)
     assert np.all(np.abs(values - expected) <= 1e-12 * scale)
@@ -495,3 +524,24 @@ def test_goal_distance_both_ways_marks_hopeless_states(tree_limit):
     assert np.isinf(expected).any()
     with mock.patch.object(_solver, "_TREE_LIMIT", tree_limit):
         assert np.array_equal(goal_distance(model), expected)
+
+
+@pytest.mark.parametrize("name", ["classic", "aimed", "efron"])
+def test_a_model_past_the_dense_limit_is_factored_by_superlu_and_agrees(name):
+    # 300 squares: more unknowns than DENSE_LIMIT, fewer than MAX_STATES.
+    starts = list(range(7, 290, 23))
+    ends = [s + 31 if i % 2 else s - 5 for i, s in enumerate(starts)]
+    jumps = [[a, b] for a, b in zip(starts, ends, strict=True) if b not in starts]
+    model = make_problem(name, {"goal": 300, "jumps": jumps}).game.model
+    dense = _dense.DenseModel.of(model)
+    assert _dense.DENSE_LIMIT < dense.live.size <= _dense.MAX_STATES
+    made = []
+    factor = _dense.Factors.of
+
+    def kept(policy, chain, rhs, keep=False):
+        made.append(factor(policy, chain, rhs, keep))
+        return made[-1]
+
+    with mock.patch.object(_dense.Factors, "of", side_effect=kept):
+        same_solution(model)
+    assert made and all(m is not None and m[0].sparse is not None for m in made)

@@ -64,12 +64,21 @@ def calls(monkeypatch):
     return seen
 
 
-def test_jumps_anywhere_are_iterated_on_and_agree_with_the_rules(calls):
+def test_jumps_anywhere_are_iterated_on_and_agree_with_the_rules(calls, monkeypatch):
+    monkeypatch.setattr(_linear, "FACTOR_ALL", 1000)  # as past FACTOR_ALL unknowns
     board = _board(1500, 150, None, seed=3)
     solution = policy_iteration(classic.build(board, classic.Params()).model)
     expected = _classic_by_hand(board)
     np.testing.assert_allclose(solution.values, expected, rtol=1e-9)
     assert calls == {"bicgstab": 1, "direct": 0}
+
+
+def test_jumps_anywhere_on_a_smaller_board_are_factorised_whole(calls):
+    board = _board(1500, 150, None, seed=3)
+    assert _linear.FACTOR_ALL > 1500
+    solution = policy_iteration(classic.build(board, classic.Params()).model)
+    np.testing.assert_allclose(solution.values, _classic_by_hand(board), rtol=1e-9)
+    assert calls == {"bicgstab": 0, "direct": 0}
 
 
 def test_board_like_jumps_are_factorised_directly(calls):
@@ -81,6 +90,7 @@ def test_board_like_jumps_are_factorised_directly(calls):
 
 def test_an_iteration_that_does_not_converge_falls_back_to_a_direct_solve(calls, monkeypatch):
     monkeypatch.setattr(_linear, "MAX_ITERATIONS", 1)
+    monkeypatch.setattr(_linear, "FACTOR_ALL", 1000)
     board = _board(1500, 150, None, seed=5)
     solution = policy_iteration(classic.build(board, classic.Params()).model)
     np.testing.assert_allclose(solution.values, _classic_by_hand(board), rtol=1e-9)
@@ -93,7 +103,11 @@ def test_an_iteration_that_does_not_converge_falls_back_to_a_direct_solve(calls,
     ids=["boosted", "token-boosted"],
 )
 @pytest.mark.parametrize("longest", [60, None], ids=["board-like", "anywhere"])
-def test_games_with_choices_agree_with_superlus_own_ordering(rules, params, longest, monkeypatch):
+@pytest.mark.parametrize("factor_all", [0, 10**9], ids=["split", "whole"])
+def test_games_with_choices_agree_with_superlus_own_ordering(
+    rules, params, longest, factor_all, monkeypatch
+):
+    monkeypatch.setattr(_linear, "FACTOR_ALL", factor_all)
     board = _board(1200, 120, longest, seed=6)
     model = rules.build(board, params).model
     ours = policy_iteration(model)
@@ -109,8 +123,10 @@ def test_games_with_choices_agree_with_superlus_own_ordering(rules, params, long
     assert np.array_equal(ours.optimal, theirs.optimal)
 
 
+@pytest.mark.parametrize("factor_all", [0, 10**9], ids=["split", "whole"])
 @pytest.mark.parametrize("n", [50, 900])
-def test_a_discounted_chain_with_far_entries_matches_a_dense_solve(n):
+def test_a_discounted_chain_with_far_entries_matches_a_dense_solve(n, factor_all, monkeypatch):
+    monkeypatch.setattr(_linear, "FACTOR_ALL", factor_all)
     rng = np.random.default_rng(n)
     P = sp.random_array((n, n), density=6 / n, rng=rng, format="csr")
     rows = np.asarray(P.sum(axis=1)).ravel()
