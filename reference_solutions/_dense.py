@@ -5,10 +5,12 @@ policies, each a dense linear solve of 33 microseconds on 100 states, and what t
 path spends around them (building sparse matrices, scipy's checks of them, one pass per
 group of states with as many actions) costs more than the arithmetic. Here the model is one
 ``pairs x live states`` array, made once per solve; evaluating a policy is one gather and one
-LAPACK ``gesv`` (or, for a policy that changed few states since the last factorisation, a
+LU factorisation (or, for a policy that changed few states since the last factorisation, a
 solve with that factorisation's LU factors and a small correction), the Q-values one
 product, choosing among a state's actions one row-wise minimum over a table padded with
-``inf``.
+``inf``. The factorisation is LAPACK's ``gesv`` up to ``DENSE_LIMIT`` unknowns; past it the
+dense LU's cubic cost overtakes SuperLU's set-up (a board of 300 squares: 0.5 to 1 ms
+against 0.18), so SuperLU factors the system as :mod:`._linear` does.
 
 Everything is signed for minimisation, as in :mod:`._solver`; the terminal states, whose
 values are known, are folded into each pair's cost once.
@@ -28,10 +30,10 @@ from ._model import Model
 
 __all__ = ["DenseModel", "Factors", "Fold", "fits"]
 
-# Up to this many states a policy's chain is solved as a dense system anyway; the same
-# limit decides which way a model goes: the public boards of classic, aimed, efron and the
-# trap lane go this way, and boosted's (701 states) once its sure moves fold out of its
-# solves (FOLD_MAX_STATES).
+# Up to this many live states a model goes this way: the public boards of classic, aimed,
+# efron and the trap lane, and boosted's (701 states) once its sure moves fold out of its
+# solves (FOLD_MAX_STATES). Past it the sparse path is as quick or quicker: aimed and efron
+# on boards of 500 to 1,000 squares, whose lookahead sweeps cost more there than they save.
 MAX_STATES = 400
 _EPS = float(np.finfo(float).eps)
 # Values solved from another policy's factors are kept only when they solve their own system
@@ -88,13 +90,11 @@ class Fold:
     @classmethod
     def of(cls, model: Model, live: np.ndarray) -> Fold | None:
         """The fold of ``model``, or ``None`` when it leaves no unknowns or more than
-        ``MAX_STATES``, folds fewer than half the live states (the Woodbury updates a fold
-        rules out are worth more: efron's Blue die is a sure move), or some folded state's
-        move leads to a folded state."""
+        ``MAX_STATES``, or some folded state's move leads to a folded state."""
         sure = model.sure_next >= 0
         is_moved = np.logical_and.reduceat(sure, model.pair_start[live])
         kept = np.flatnonzero(~is_moved)
-        if not 0 < kept.size <= min(MAX_STATES, live.size // 2):
+        if not 0 < kept.size <= MAX_STATES:
             return None
         folded = np.zeros(model.n_states, dtype=bool)
         folded[live[is_moved]] = True
@@ -210,10 +210,11 @@ class DenseModel:
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
-        # Folded wherever it can be: fewer unknowns, the same answer.
-        fold = Fold.of(model, live) if model.has_sure_moves else None
-        if fold is None and live.size > MAX_STATES:
-            return None
+        fold = None
+        if live.size > MAX_STATES:
+            fold = Fold.of(model, live)
+            if fold is None:
+                return None
         n_pairs = model.n_pairs
         n_outcomes = T.indptr[1:] - T.indptr[:-1]
         owner = np.repeat(np.arange(n_pairs), n_outcomes)

@@ -127,12 +127,12 @@ def check_fold(model) -> None:
     limit = max(1, len(kept))
     with mock.patch.object(_dense, "MAX_STATES", limit):
         dense = _dense.DenseModel.of(model)
-        if kept and len(moved) >= len(kept) and not two_steps:  # half the states or more
+        if len(kept) + len(moved) <= limit:
+            assert dense is not None and dense.fold is None
+        elif kept and not two_steps:
             assert dense is not None and dense.fold is not None
             assert dense.live[dense.fold.kept].tolist() == kept
             assert dense.live[dense.fold.moved].tolist() == moved
-        elif len(kept) + len(moved) <= limit:
-            assert dense is not None and dense.fold is None
         else:
             assert dense is None
         if dense is not None and _dense.fits(model):  # as the solver decides
@@ -410,9 +410,7 @@ def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, 
         _, factors = dense.evaluate(first)
         values, used = dense.evaluate(second, factors)
     assert (factors.sparse is None) == (dense_limit > 0)
-    # The update was made, not a factorisation of its own; but never with a fold (half the
-    # states or more each a sure move), whose systems are of the kept states alone.
-    assert (used is factors) == (dense.fold is None)
+    assert used is factors  # the update was made, not a factorisation of its own
     expected = np.linalg.solve(systems[1], dense.cost[second])
     scale = max(1.0, float(np.abs(expected).max())) * np.linalg.cond(systems[1], np.inf)
     assert np.all(np.abs(values - expected) <= 1e-12 * scale)
