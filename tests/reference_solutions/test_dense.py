@@ -234,12 +234,12 @@ def chains(draw, priced: bool = False):
 
 
 # Each test run with either kind of factors: LAPACK's dense ones (these small models) and
-# SuperLU's, as past DENSE_LIMIT unknowns.
+# SuperLU's, as past DENSE_LIMIT unknowns (half the examples each: as many as before).
 FACTORS = pytest.mark.parametrize("dense_limit", [10**9, 0], ids=["lapack", "superlu"])
 
 
 @FACTORS
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(model=chains(priced=True))
 def test_random_priced_chains_agree_with_the_sparse_path(model, dense_limit):
     with mock.patch.object(_dense, "DENSE_LIMIT", dense_limit):
@@ -345,7 +345,7 @@ def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
 
 
 @FACTORS
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(**JUMP_GAME_CASES)
 def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot, dense_limit):
     model = jump_model(name, board, faces, overshoot)
@@ -355,7 +355,7 @@ def test_random_boards_agree_with_the_sparse_path(name, board, faces, overshoot,
 
 
 @FACTORS
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(model=chains(), data=st.data())
 def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(
     model, data, dense_limit
@@ -382,7 +382,7 @@ def test_a_proof_of_properness_is_never_wrong_and_never_missed_on_short_games(
 
 
 @FACTORS
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)
 @given(model=chains(priced=True), data=st.data())
 def test_a_policy_near_one_factored_is_solved_as_its_own_system_would_be(model, data, dense_limit):
     # Two policies, each state's pair drawn for each: the second is solved from the first's
