@@ -28,7 +28,7 @@ from scipy.linalg import lapack
 from ._linear import DENSE_LIMIT, factor_chain
 from ._model import Model
 
-__all__ = ["DenseModel", "Factors", "Fold", "fits"]
+__all__ = ["Chain", "DenseModel", "Factors", "Fold", "fits"]
 
 # Up to this many live states a model goes this way: the public boards of classic, aimed,
 # efron and the trap lane, and boosted's (701 states) once its sure moves fold out of its
@@ -50,7 +50,8 @@ EXACT = 1e-12
 FEW = 0.15
 UPDATE_FROM = 64
 # With SuperLU's factors (past ``DENSE_LIMIT`` unknowns), a factorisation grows about with
-# the unknowns and an update with their number times the states changed: at most this many.
+# the unknowns and an update with their number times the states changed: at most this many
+# (a bound chosen, not yet measured).
 SPARSE_UPDATE_MOST = 24
 # A larger model goes this way too when its sure moves fold out of each solve (:class:`Fold`)
 # and leave at most ``MAX_STATES`` unknowns, as on boosted's public board (701 states, 100
