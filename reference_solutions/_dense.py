@@ -18,22 +18,34 @@ values are known, are folded into each pair's cost once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
 import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-from ._linear import DENSE_LIMIT, factor_chain
+from ._linear import DENSE_LIMIT, FACTOR_ALL, factor_chain, factor_rows
 from ._model import Model
 
-__all__ = ["Chain", "DenseModel", "Factors", "Fold", "fits"]
+__all__ = [
+    "Chain",
+    "DenseModel",
+    "Factors",
+    "Fold",
+    "PairRows",
+    "PolicyRows",
+    "Triangle",
+    "fits",
+]
 
-# Up to this many live states a model goes this way: the public boards of classic, aimed,
-# efron and the trap lane, and boosted's (701 states) once its sure moves fold out of its
-# solves (FOLD_MAX_STATES). Past it the sparse path is as quick or quicker: aimed and efron
-# on boards of 500 to 1,000 squares, whose lookahead sweeps cost more there than they save.
+# Up to this many live states a model goes this way with every start of its own: the
+# public boards of classic, aimed, efron and the trap lane, and boosted's (701 states) once
+# its sure moves fold out of its solves (FOLD_MAX_STATES). Past it, up to ``MID_STATES``, a
+# model without a fold goes this way too, but starts from :meth:`DenseModel.toward_goal`,
+# since the lookahead's sweeps cost more there than they save.
 MAX_STATES = 400
 _EPS = float(np.finfo(float).eps)
 # Values solved from another policy's factors are kept only when they solve their own system
@@ -42,7 +54,7 @@ _EPS = float(np.finfo(float).eps)
 # policy was close to improper, however well its successor is conditioned.
 EXACT = 1e-12
 # A policy that differs in at most this share of the states from one already factored is
-# solved from those factors (:meth:`DenseModel._update`), on models of at least
+# solved from those factors (:meth:`DenseModel.update`), on models of at least
 # ``UPDATE_FROM`` live states. Measured on efron boards (µs, a factorisation against an
 # update of k states): 100 states 45 against 27 (k = 1), 35 (10) and 45 (20); 200 states
 # 175 against 44 (1), 88 (20) and 136 (40); 390 states 933 against 96 (1), 333 (39) and
@@ -50,23 +62,39 @@ EXACT = 1e-12
 FEW = 0.15
 UPDATE_FROM = 64
 # With SuperLU's factors (past ``DENSE_LIMIT`` unknowns), a factorisation grows about with
-# the unknowns and an update with their number times the states changed: at most this many
-# (a bound chosen, not yet measured).
-SPARSE_UPDATE_MOST = 24
+# the unknowns and an update with their number times the states changed: at most this many.
+# Measured (µs, 2026-11-25, a fresh factorisation against an update of k states): efron on
+# 300 squares 114 against 35 (k = 1), 67 (8), 108 (16); on 1,000 squares 340 against 76, 148,
+# 261 and 378 (24); aimed on 1,000 squares 279 against 59, 168, 293; efron on 2,000 squares
+# 490 against 83, 259, 465. Even near 16 states.
+SPARSE_UPDATE_MOST = 12
 # A larger model goes this way too when its sure moves fold out of each solve (:class:`Fold`)
 # and leave at most ``MAX_STATES`` unknowns, as on boosted's public board (701 states, 100
 # unknowns).
 FOLD_MAX_STATES = 1_000
+# Up to this many live states a model whose sure moves do not fold out (aimed, efron) goes
+# this way with SuperLU's factors: its policies are fewer here (:func:`._solver._swept`) and
+# each cheaper to set up (:class:`PairRows`). As far as the sparse path factorises every
+# entry too: past it, jumps anywhere are iterated on there. Efron on 2,900 squares: 4
+# policies in 6.8 to 8.6 ms against 9 in 12.7 to 13.8; classic on 1,000: 0.85 against 1.07 ms.
+MID_STATES = FACTOR_ALL
+# Past this many pairs' outcomes the Q-values are one sparse product: aimed on 1,000 squares
+# (17,956 outcomes) 16 against 43 µs; below it one ``bincount``, as on efron's public board
+# (692 outcomes: 3.4 against 4.3 µs).
+MATVEC_FROM = 2_000
+# A system of at least ``TRIANGLE_FROM`` unknowns is solved as a triangle and a few columns
+# (:class:`Triangle`) where at most this share of the states are reached backwards.
+BACK_SHARE = 0.25
+TRIANGLE_FROM = 64
 
 
 def fits(model: Model) -> bool:
     """Whether :class:`DenseModel` may be the quicker way to solve ``model`` (a larger model
-    only if :meth:`DenseModel.of` can fold it)."""
+    only if :meth:`DenseModel.of` takes it)."""
     if model.n_pairs == 0:
         return False
-    if model.n_states <= MAX_STATES:
-        return True
-    return model.n_states <= FOLD_MAX_STATES and model.has_sure_moves
+    n = model.n_states
+    return n <= max(MAX_STATES, MID_STATES) or (model.has_sure_moves and n <= FOLD_MAX_STATES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,11 +117,12 @@ class Fold:
     place: np.ndarray
 
     @classmethod
-    def of(cls, model: Model, live: np.ndarray) -> Fold | None:
+    def of(cls, model: Model, live: np.ndarray, is_moved: np.ndarray | None = None) -> Fold | None:
         """The fold of ``model``, or ``None`` when it leaves no unknowns or more than
-        ``MAX_STATES``, or some folded state's move leads to a folded state."""
-        sure = model.sure_next >= 0
-        is_moved = np.logical_and.reduceat(sure, model.pair_start[live])
+        ``MAX_STATES``, or some folded state's move leads to a folded state. ``is_moved``:
+        :func:`_sure_states`, if known."""
+        if is_moved is None:
+            is_moved = _sure_states(model, live)
         kept = np.flatnonzero(~is_moved)
         if not 0 < kept.size <= MAX_STATES:
             return None
@@ -104,6 +133,11 @@ class Fold:
         place = np.zeros(live.size, dtype=np.intp)
         place[kept] = np.arange(kept.size)
         return cls(kept=kept, moved=np.flatnonzero(is_moved), is_moved=is_moved, place=place)
+
+
+def _sure_states(model: Model, live: np.ndarray) -> np.ndarray:
+    """Per live state, whether its every pair is a sure move."""
+    return np.logical_and.reduceat(model.sure_next >= 0, model.pair_start[live])
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,51 +160,202 @@ class Chain:
         flat += self.column
         return _identity_minus(flat, self.weight, m)
 
+    def triangle(self) -> Triangle | None:
+        """:class:`Triangle` factors of ``I - P``, or ``None`` when more than a
+        :data:`BACK_SHARE` of the states are reached backwards or ``I - P`` is singular."""
+        m = self.m
+        row = np.arange(m).repeat(self.lengths)
+        backwards = self.column < row
+        back = np.unique(self.column[backwards])
+        k = back.size
+        if k > BACK_SHARE * m:
+            return None
+        forwards = ~backwards
+        # T column by column (Fortran order, as LAPACK reads it): entry (i, j) at j m + i.
+        flat = self.column[forwards] * m
+        flat += row[forwards]
+        upper = _identity_minus(flat, self.weight[forwards], m).T
+        # B's columns at ``back``, one row per state: entry (i, back[c]) at i k + c.
+        spots = row[backwards] * k
+        spots += np.searchsorted(back, self.column[backwards])
+        lower = np.bincount(spots, weights=self.weight[backwards], minlength=m * k)
+        lower = -lower.reshape(m, k)
+        return Triangle.of(upper, back, lower)
+
     def sparse(self) -> sp.csr_array:
         """``P``, sparse."""
         indptr = np.zeros(self.m + 1, dtype=np.int64)
         np.cumsum(self.lengths, out=indptr[1:])
         return sp.csr_array((self.weight, self.column, indptr), shape=(self.m, self.m))
 
+    def factor(self) -> tuple[spla.SuperLU, Callable[[np.ndarray], np.ndarray]] | None:
+        """SuperLU's factors of ``I - P`` (:func:`._linear.factor_chain`), and a function
+        that multiplies by ``I - P`` made from ``P`` itself; ``None`` for a pivot exactly 0."""
+        P = self.sparse()
+        try:
+            lu = factor_chain(P)
+        except RuntimeError:
+            return None
+        return lu, lambda x: x - P @ x
+
+
+@dataclass(frozen=True, eq=False)
+class Triangle:
+    """``I - P = T + B E^T`` and what solves it. Numbered along the board, a move forward
+    leads to a later state, so ``T`` (the diagonal and every entry of a move forward) is
+    upper triangular, and the entries of moves backward (a chute, a bounce off the goal)
+    lie in the few columns ``back`` of the states they lead to: ``B`` is those columns
+    (``m x k``) and ``E`` the same columns of the identity. By Woodbury's identity
+    ``(I - P)^-1 c = y - Z (I + E^T Z)^-1 E^T y`` with ``y = T^-1 c`` and ``Z = T^-1 B``:
+    a triangular solve for ``k + 1`` right-hand sides in place of an LU factorisation,
+    ``m^2 (k + 1)`` operations against ``2 m^3 / 3`` (classic on 150 squares, 12 columns
+    back: 30 against 130 microseconds).
+
+    ``T`` is nonsingular when no state stays put for sure, and ``I + E^T Z`` whenever
+    ``I - P`` is (``det (I - P) = det T det (I + E^T Z)``)."""
+
+    upper: np.ndarray  # T, Fortran order
+    back: np.ndarray
+    lower: np.ndarray  # B
+    spread: np.ndarray  # Z
+    small: np.ndarray  # I + E^T Z in LU factors
+    pivots: np.ndarray
+
+    @classmethod
+    def of(cls, upper: np.ndarray, back: np.ndarray, lower: np.ndarray) -> Triangle | None:
+        spread, info = lapack.dtrtrs(upper, lower)
+        if info != 0:
+            return None
+        capacitance = spread[back]
+        capacitance.flat[:: back.size + 1] += 1.0
+        small, pivots, info = lapack.dgetrf(capacitance, overwrite_a=1)
+        if info != 0:
+            return None
+        return cls(upper, back, lower, spread, small, pivots)
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray | None:
+        """``(I - P)^-1 rhs``, one right-hand side or several (columns)."""
+        columns = rhs.reshape(rhs.shape[0], -1)
+        y, info = lapack.dtrtrs(self.upper, columns)
+        if info != 0:
+            return None
+        if self.back.size:
+            correction, info = lapack.dgetrs(self.small, self.pivots, y[self.back])
+            if info != 0:
+                return None
+            y -= self.spread @ correction
+        return y.reshape(rhs.shape)
+
+    def times(self, x: np.ndarray) -> np.ndarray:
+        """``(I - P) x``."""
+        return self.upper @ x + self.lower @ x[self.back]
+
+
+@dataclass(frozen=True, eq=False)
+class PairRows:
+    """Every pair's row of ``I - P`` over the live states numbered backwards (live state
+    ``i`` is ``m - 1 - i``, as :func:`._linear.factor_chain` numbers them): a 1 on the
+    diagonal, then minus each outcome's weight (a self-loop's entry is summed with the 1 by
+    SuperLU). A policy's system is then its pairs' rows gathered, with nothing to insert
+    or renumber: on aimed's boards of 300 and 1,000 squares, 25 against 60 and 110
+    microseconds a policy."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+
+    @classmethod
+    def of(cls, dense: DenseModel) -> PairRows:
+        m = dense.live.size
+        counts = np.diff(dense.model.pair_start)[dense.live]
+        state = np.arange(m, dtype=np.intc).repeat(counts)  # each pair's live state
+        indptr = np.zeros(state.size + 1, dtype=np.intc)
+        np.cumsum(dense.n_outcomes + 1, out=indptr[1:])
+        diagonal = indptr[:-1]
+        entries = np.ones(int(indptr[-1]), dtype=bool)
+        entries[diagonal] = False
+        data = np.empty(entries.size)
+        data[diagonal] = 1.0
+        data[entries] = -dense.weight
+        indices = np.empty(entries.size, dtype=np.intc)
+        indices[diagonal] = (m - 1) - state
+        indices[entries] = (m - 1) - dense.column
+        return cls(indptr=indptr, indices=indices, data=data)
+
+
+@dataclass(frozen=True, eq=False)
+class PolicyRows:
+    """``I - P`` of ``policy`` (a pair per live state) as rows of :class:`PairRows`, for
+    SuperLU's factors; ``times`` gives ``P x`` for every pair."""
+
+    rows: PairRows
+    policy: np.ndarray
+    times: Callable[[np.ndarray], np.ndarray]
+
+    @property
+    def m(self) -> int:
+        return self.policy.size
+
+    def factor(self) -> tuple[spla.SuperLU, Callable[[np.ndarray], np.ndarray]] | None:
+        """As :meth:`Chain.factor`."""
+        pairs = self.policy[::-1]
+        starts = self.rows.indptr[pairs]
+        lengths = self.rows.indptr[pairs + 1] - starts
+        indptr = np.zeros(pairs.size + 1, dtype=np.intc)
+        np.cumsum(lengths, out=indptr[1:])
+        gather = (starts - indptr[:-1]).repeat(lengths)
+        gather += np.arange(int(indptr[-1]), dtype=gather.dtype)
+        try:
+            lu = factor_rows(self.rows.data[gather], self.rows.indices[gather], indptr)
+        except RuntimeError:
+            return None
+        return lu, lambda x: x - self.times(x)[self.policy]
+
 
 @dataclass(frozen=True, eq=False)
 class Factors:
-    """``I - P`` of ``policy`` in LU factors: LAPACK's (``lu`` and ``pivots``) up to
-    ``DENSE_LIMIT`` unknowns, SuperLU's (``sparse``) past it."""
+    """``I - P`` of ``policy`` factored: up to ``DENSE_LIMIT`` unknowns as a triangle and a
+    few columns (``triangle``) where few states are reached backwards, else in LAPACK's LU
+    factors (``lu`` and ``pivots``); past it in SuperLU's (``sparse``)."""
 
     policy: np.ndarray
     lu: np.ndarray | None = None
     pivots: np.ndarray | None = None
     sparse: spla.SuperLU | None = None
+    triangle: Triangle | None = None
 
     def solve(self, rhs: np.ndarray) -> np.ndarray | None:
         """``(I - P)^-1 rhs`` for one right-hand side or several (columns), or ``None`` if
         LAPACK finds the factors singular. ``rhs`` may be overwritten."""
         if self.sparse is not None:
             return self.sparse.solve(rhs[::-1], trans="T")[::-1]
+        if self.triangle is not None:
+            return self.triangle.solve(rhs)
         solved, info = lapack.dgetrs(self.lu, self.pivots, rhs, overwrite_b=1)
         return solved if info == 0 else None
 
     @classmethod
     def of(
-        cls, policy: np.ndarray, chain: Chain, rhs: np.ndarray, keep: bool = False
-    ) -> tuple[Factors, np.ndarray, np.ndarray | sp.csr_array] | None:
-        """The factors of ``chain``, ``(I - P)^-1 rhs``, and ``I - P`` (dense) or ``P``
-        (sparse), to check a solution with; ``None`` when the factorisation finds the
-        system singular. ``keep``: the dense system is wanted afterwards (else LAPACK
-        factors it in place)."""
-        if chain.m <= DENSE_LIMIT:
+        cls, policy: np.ndarray, chain: Chain | PolicyRows, rhs: np.ndarray, keep: bool = False
+    ) -> tuple[Factors, np.ndarray, Callable[[np.ndarray], np.ndarray]] | None:
+        """The factors of ``chain``, ``(I - P)^-1 rhs``, and a function that multiplies by
+        ``I - P``, to check a solution with; ``None`` when the factorisation finds the
+        system singular. ``keep``: that function is wanted (else LAPACK factors the dense
+        system in place)."""
+        if isinstance(chain, Chain) and chain.m <= DENSE_LIMIT:
+            if chain.m >= TRIANGLE_FROM and (triangle := chain.triangle()) is not None:
+                x = triangle.solve(rhs)
+                return None if x is None else (cls(policy, triangle=triangle), x, triangle.times)
             system = chain.dense_system()
             lu, pivots, x, info = lapack.dgesv(system, rhs, overwrite_a=not keep)
             if info != 0:
                 return None
-            return cls(policy, lu=lu, pivots=pivots), x, system
-        P = chain.sparse()
-        try:
-            lu = factor_chain(P)
-        except RuntimeError:  # a pivot exactly 0
+            return cls(policy, lu=lu, pivots=pivots), x, system.__matmul__
+        made = chain.factor()
+        if made is None:
             return None
-        return cls(policy, sparse=lu), lu.solve(rhs[::-1], trans="T")[::-1], P
+        sparse, times = made
+        return cls(policy, sparse=sparse), sparse.solve(rhs[::-1], trans="T")[::-1], times
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,6 +381,8 @@ class DenseModel:
     table: np.ndarray
     row_start: np.ndarray
     fold: Fold | None = None
+    matrix: sp.csr_array | None = None
+    pair_rows: PairRows | None = field(default=None, init=False, repr=False)  # made when needed
     flat_table: np.ndarray = field(init=False, repr=False)
     single: bool = field(init=False)  # every live state has one pair (as in classic)
 
@@ -207,14 +394,19 @@ class DenseModel:
     @classmethod
     def of(cls, model: Model) -> DenseModel | None:
         """The arrays of ``model``; ``None`` when it is larger than ``MAX_STATES`` and does
-        not fold to as few unknowns (:class:`Fold`)."""
+        not fold to as few unknowns (:class:`Fold`), unless it has at most ``MID_STATES``
+        and most of its states choose among more than sure moves (which the sparse path
+        folds out of its solves, as on token-boosted's public board)."""
         T = model.transitions
         terminal = model.terminal
         live = np.flatnonzero(~terminal)
         fold = None
         if live.size > MAX_STATES:
-            fold = Fold.of(model, live)
-            if fold is None:
+            sure = _sure_states(model, live) if model.has_sure_moves else None
+            if sure is not None and live.size <= FOLD_MAX_STATES:
+                fold = Fold.of(model, live, sure)
+            mostly_sure = sure is not None and sure.mean() >= 0.5
+            if fold is None and (live.size > MID_STATES or mostly_sure):
                 return None
         n_pairs = model.n_pairs
         n_outcomes = T.indptr[1:] - T.indptr[:-1]
@@ -237,9 +429,14 @@ class DenseModel:
         reach = np.arange(int((ends - first).max(initial=1)))
         table = first[:, None] + reach
         np.copyto(table, n_pairs, where=table >= ends[:, None])
+        column = local[T.indices]
+        matrix = None
+        if T.nnz > MATVEC_FROM:
+            matrix = sp.csr_array((weight, column, T.indptr), shape=(n_pairs, live.size))
         return cls(model=model, live=live, cost=cost, n_outcomes=n_outcomes, owner=owner,
-                   column=local[T.indices], weight=weight, table=table,
-                   row_start=np.arange(0, table.size, table.shape[1]), fold=fold)  # fmt: skip
+                   column=column, weight=weight, table=table,
+                   row_start=np.arange(0, table.size, table.shape[1]), fold=fold,
+                   matrix=matrix)  # fmt: skip
 
     def evaluate(
         self, policy: np.ndarray, near: Factors | None = None
@@ -247,9 +444,9 @@ class DenseModel:
         """The live states' values under ``policy`` (a pair per live state), which must be
         proper: ``I - P`` is then a nonsingular M-matrix. With ``near``, the factors of a
         policy that differs from ``policy`` in few states, those states alone are solved
-        for (:meth:`_update`); the factors returned are those the values came from."""
+        for (:meth:`update`); the factors returned are those the values came from."""
         if near is not None:
-            values = self._update(policy, near)
+            values = self.update(policy, near)
             if values is not None:
                 return values, near
         chain, rhs = self._chain(policy)
@@ -282,7 +479,7 @@ class DenseModel:
         made = Factors.of(policy, chain, rhs, keep=True)
         if made is None:
             return None
-        factors, both, system = made
+        factors, both, minus = made
         moves = both[:, 1]
         # (NaN fails every comparison, and an infinite x makes the slack below infinite.)
         if not (moves > 0).all():
@@ -290,7 +487,7 @@ class DenseModel:
         # Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and the
         # product below is off by at most (m + 2) eps times that.
         slack = 2.0 * (m + 2) * _EPS * float(moves.max())
-        product = system @ moves if factors.sparse is None else moves - system @ moves
+        product = minus(moves)
         if not (product > slack).all():
             return None
         return self._unfold(policy, both[:, 0]), factors
@@ -303,7 +500,7 @@ class DenseModel:
         residual = np.abs(current - values).max()
         return bool(residual <= EXACT * max(1.0, np.abs(values).max()))
 
-    def _update(self, policy: np.ndarray, near: Factors) -> np.ndarray | None:
+    def update(self, policy: np.ndarray, near: Factors) -> np.ndarray | None:
         """:meth:`evaluate` from the factors of a policy that differs from ``policy`` in at
         most a :data:`FEW` share of the states, or ``None`` if it differs in more (or the
         model is smaller than :data:`UPDATE_FROM`).
@@ -362,9 +559,14 @@ class DenseModel:
         outcomes += np.arange(int(ends[-1]))
         return outcomes, lengths, ends
 
-    def _chain(self, policy: np.ndarray) -> tuple[Chain, np.ndarray]:
+    def _chain(self, policy: np.ndarray) -> tuple[Chain | PolicyRows, np.ndarray]:
         """``P`` of ``policy`` and its right-hand side, over the live states or, with a
         fold, over the kept ones."""
+        if self.fold is None and policy.size > DENSE_LIMIT:
+            if self.pair_rows is None:
+                object.__setattr__(self, "pair_rows", PairRows.of(self))
+            assert self.pair_rows is not None
+            return PolicyRows(self.pair_rows, policy, self.times), self.cost[policy]
         if self.fold is None:
             if self.single:  # the one policy there is: every outcome, in order
                 return Chain(self.n_outcomes, self.column, self.weight), self.cost[policy]
@@ -397,6 +599,35 @@ class DenseModel:
         values[self.fold.moved] = self.cost[through] + self.weight[once] * values[self.column[once]]
         return values
 
+    def toward_goal(self) -> np.ndarray | None:
+        """A proper policy: each live state's first pair that can step to its parent in a
+        breadth-first tree grown from the goal over the moves reversed (a state one move
+        closer), so from every state the goal is reached within ``m`` moves with positive
+        probability. ``-1`` where no route leads to the goal; ``None`` for a model with
+        more than one terminal state (:func:`._solver.proper_policy` serves it).
+
+        A tenth of the cost of finding every distance first, where the graph search's
+        reversal is a sort of the moves: here it is one conversion to columns."""
+        model = self.model
+        goals = np.flatnonzero(model.terminal)
+        if goals.size != 1:
+            return None
+        T = model.transitions
+        n = model.n_states
+        graph = sp.csr_array((np.ones(T.nnz), T.indices, T.indptr[model.pair_start]), shape=(n, n))
+        backwards = graph.T.tocsr()  # row t: the states with a move to t
+        _, parent = csgraph.breadth_first_order(
+            backwards, int(goals[0]), directed=True, return_predecessors=True
+        )
+        # An outcome of a pair of state s that lands on s's parent (-9999 where s has none).
+        towards = T.indices == parent[model.state_of_pair].repeat(self.n_outcomes)
+        can = np.zeros(self.cost.size, dtype=bool)  # and False for the table's padding
+        can[self.owner[towards]] = True
+        options = can[self.table]
+        first = options.argmax(axis=1)
+        first += self.row_start
+        return np.where(options.any(axis=1), self.flat_table[first], -1)
+
     def lookahead(self, most: int) -> np.ndarray:
         """The greedy policy of value iteration from 0, swept until a sweep leaves that
         policy as it was (or ``most`` sweeps): a start for policy iteration that is near
@@ -413,8 +644,19 @@ class DenseModel:
             policy = greedy
         return policy
 
+    def times(self, values: np.ndarray) -> np.ndarray:
+        """``P x`` for every pair (no padding)."""
+        if self.matrix is not None:
+            return self.matrix @ values
+        return np.bincount(self.owner, weights=self.weight * values[self.column],
+                           minlength=self.cost.size - 1)  # fmt: skip
+
     def q_values(self, values: np.ndarray) -> np.ndarray:
         """Signed Q-values of every pair, and one ``inf`` after them for the table's padding."""
+        if self.matrix is not None:
+            q = self.cost.copy()
+            q[:-1] += self.matrix @ values
+            return q
         # ``bincount`` sums by pair in 2.2 microseconds on efron's public board, where
         # ``add.reduceat`` over the pairs' outcomes takes 3.7.
         q = np.bincount(self.owner, weights=self.weight * values[self.column],

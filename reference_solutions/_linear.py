@@ -27,7 +27,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-__all__ = ["factor_chain", "solve_chain"]
+__all__ = ["factor_chain", "factor_rows", "solve_chain"]
 
 # Up to this many unknowns a dense LU beats SuperLU's set-up (the standard board: 2x), past
 # it the dense LU's cubic cost does not: a printed-like board's chain of 151 squares in 95
@@ -165,11 +165,23 @@ def factor_chain(P: sp.csr_array) -> spla.SuperLU:
     return _factor(_reversed_system(P, 1.0))
 
 
+def factor_rows(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray) -> spla.SuperLU:
+    """LU factors, without pivoting, of the square matrix whose rows are given (numbered
+    backwards already, as :func:`factor_chain` numbers ``I - P``; a row may list a column
+    twice, the entries are summed). Solves go as with :func:`factor_chain`."""
+    n = indptr.size - 1
+    return _factor_transposed(sp.csc_array((data, indices, indptr), shape=(n, n)))
+
+
 def _factor(A: sp.csr_array) -> spla.SuperLU:
-    """LU of ``A`` in its own order, without pivoting. SuperLU takes columns: it is given
-    the rows of ``A`` as the columns of its transpose, so nothing is converted, and the
-    solves ask for the transpose back (``trans="T"``)."""
-    transposed = sp.csc_array((A.data, A.indices, A.indptr), shape=A.shape)
+    """LU of ``A`` in its own order, without pivoting."""
+    return _factor_transposed(sp.csc_array((A.data, A.indices, A.indptr), shape=A.shape))
+
+
+def _factor_transposed(transposed: sp.csc_array) -> spla.SuperLU:
+    """LU of the matrix whose transpose is given, without pivoting. SuperLU takes columns:
+    it is given the rows of ``A`` as the columns of its transpose, so nothing is converted,
+    and the solves ask for the transpose back (``trans="T"``)."""
     return spla.splu(
         transposed,
         permc_spec="NATURAL",

@@ -28,6 +28,7 @@ def sparse_solve(model):
     with (
         mock.patch.object(_dense, "MAX_STATES", 0),
         mock.patch.object(_dense, "FOLD_MAX_STATES", 0),
+        mock.patch.object(_dense, "MID_STATES", 0),
     ):
         assert not _dense.fits(model)
         return solve(model)
@@ -125,7 +126,7 @@ def check_fold(model) -> None:
     and solved as the sparse path solves it."""
     kept, moved, two_steps = plain_fold(model)
     limit = max(1, len(kept))
-    with mock.patch.object(_dense, "MAX_STATES", limit):
+    with mock.patch.object(_dense, "MAX_STATES", limit), mock.patch.object(_dense, "MID_STATES", 0):
         dense = _dense.DenseModel.of(model)
         if len(kept) + len(moved) <= limit:
             assert dense is not None and dense.fold is None
@@ -266,7 +267,7 @@ def test_a_model_whose_every_state_folds_goes_the_sparse_way():
         outcome_cost=np.tile([1.0, 2.0], 10),
         action_names=("near", "far"),
     )
-    with mock.patch.object(_dense, "MAX_STATES", 5):
+    with mock.patch.object(_dense, "MAX_STATES", 5), mock.patch.object(_dense, "MID_STATES", 0):
         assert _dense.fits(model)
         assert _dense.DenseModel.of(model) is None
         assert solve(model).values.tolist() == [1.0] * 10 + [0.0, 0.0]
@@ -338,7 +339,7 @@ def test_a_fold_is_refused_where_a_sure_move_leads_to_another_folded_state():
         outcome_cost=1.0,
         action_names=("go",),
     )
-    with mock.patch.object(_dense, "MAX_STATES", 1):
+    with mock.patch.object(_dense, "MAX_STATES", 1), mock.patch.object(_dense, "MID_STATES", 0):
         assert _dense.fits(model)
         assert _dense.DenseModel.of(model) is None
         assert solve(model).values.tolist() == [2.0, 1.0, 0.0]
@@ -543,3 +544,112 @@ def test_a_model_past_the_dense_limit_is_factored_by_superlu_and_agrees(name):
     with mock.patch.object(_dense.Factors, "of", side_effect=kept):
         same_solution(model)
     assert made and all(m is not None and m[0].sparse is not None for m in made)
+
+
+def board_like(goal: int, seed: int) -> list[list[int]]:
+    """One square in ten starts a jump of at most 40 squares, as on a printed board."""
+    rng = np.random.default_rng(seed)
+    starts = rng.choice(np.arange(2, goal), size=goal // 10, replace=False)
+    ends = starts + rng.integers(-40, 41, size=starts.size)
+    bad = np.isin(ends, starts) | (ends == starts) | (ends < 1) | (ends > goal)
+    return [[int(a), int(b)] for a, b in zip(starts[~bad], ends[~bad], strict=True)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(
+    ("name", "goal"), [("aimed", 700), ("efron", 700), ("aimed", 1200), ("efron", 1200)]
+)
+def test_sweeps_choose_the_first_improvements_and_the_answer_is_the_sparse_paths(name, goal, seed):
+    model = make_problem(name, {"goal": goal, "jumps": board_like(goal, seed)}).game.model
+    dense = _dense.DenseModel.of(model)
+    assert dense is not None and dense.fold is None and dense.live.size > _solver._SWEEP_FROM
+    taken = []
+    evaluate = _solver._evaluate_swept
+
+    def counted(*args):
+        taken.append(evaluate(*args))
+        return taken[-1]
+
+    with mock.patch.object(_solver, "_evaluate_swept", side_effect=counted):
+        same_solution(model)
+        ours = solve(model).iterations
+    assert any(made is not None for made in taken)
+    # The sweeps' point: fewer policies than plain improvements take from the same start.
+    with mock.patch.object(_solver, "_SWEEPS", 0):
+        assert ours < solve(model).iterations
+
+
+@pytest.mark.parametrize("name", ["classic", "aimed", "efron"])
+def test_a_mid_sized_model_starts_toward_the_goal_and_agrees(name):
+    model = make_problem(name, {"goal": 900, "jumps": board_like(900, 3)}).game.model
+    dense = _dense.DenseModel.of(model)
+    assert dense is not None and dense.fold is None
+    assert _dense.MAX_STATES < dense.live.size <= _dense.MID_STATES
+    if name != "classic":
+        toward = dense.toward_goal()
+        pairs = np.full(model.n_states, -1)
+        pairs[dense.live] = toward
+        # Proper (every state reaches the goal by it), and each state's pair can step one
+        # move closer, by the distances of a plain breadth-first search.
+        assert np.isfinite(goal_distance(model, pairs)).all()
+        distance = plain_distances(model)
+        P = model.transitions
+        for state, pair in zip(dense.live, toward, strict=True):
+            reached = P.indices[P.indptr[pair] : P.indptr[pair + 1]]
+            assert distance[reached].min() == distance[state] - 1
+    same_solution(model)
+
+
+@pytest.mark.parametrize("name", ["aimed", "efron"])
+def test_a_mid_sized_hopeless_board_is_refused_as_the_sparse_path_refuses_it(name):
+    # Every square from 890 on sends the piece back to 500: no die passes ten squares.
+    jumps = [[s, 500] for s in range(890, 900)]
+    model = make_problem(name, {"goal": 900, "jumps": jumps}).game.model
+    assert _dense.DenseModel.of(model).live.size > _dense.MAX_STATES
+    with pytest.raises(GoalUnreachable):
+        solve(model)
+    same_solution(model)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("classic", []), ("classic", ["overshoot=bounce"]), ("aimed", []), ("efron", [])],
+)
+def test_a_triangle_and_a_few_columns_solve_as_a_dense_lu_does(name, options):
+    model = make_problem(name, {"goal": 150, "jumps": board_like(150, 4)}, options).game.model
+    dense = _dense.DenseModel.of(model)
+    policy = dense.table[:, 0] if dense.single else dense.lookahead(_solver._LOOKAHEAD)
+    chain, cost = dense._chain(policy)
+    triangle = chain.triangle()
+    assert triangle is not None and 0 < triangle.back.size <= _dense.BACK_SHARE * chain.m
+    system = chain.dense_system()
+    rhs = np.column_stack((cost, np.ones(chain.m), np.arange(chain.m, dtype=float)))
+    expected = np.linalg.solve(system, rhs)
+    np.testing.assert_allclose(triangle.solve(rhs.copy()), expected, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(triangle.solve(cost.copy()), expected[:, 0], rtol=1e-12, atol=0)
+    x = expected[:, 1]
+    np.testing.assert_allclose(triangle.times(x), system @ x, rtol=1e-12, atol=1e-12)
+
+
+def test_a_state_that_stays_put_for_sure_has_no_triangle_and_no_factors():
+    # State 1 moves to itself for sure: I - P is singular.
+    chain = _dense.Chain(np.array([2, 1]), np.array([1, 1, 1]), np.array([0.5, 0.5, 1.0]))
+    assert chain.triangle() is None
+    with mock.patch.object(_dense, "TRIANGLE_FROM", 0):
+        assert _dense.Factors.of(np.zeros(2, dtype=int), chain, np.ones(2)) is None
+
+
+def test_a_policys_rows_factor_as_its_chain_does():
+    model = make_problem("aimed", {"goal": 300, "jumps": board_like(300, 5)}).game.model
+    dense = _dense.DenseModel.of(model)
+    policy = dense.lookahead(3)
+    rows, cost = dense._chain(policy)
+    assert isinstance(rows, _dense.PolicyRows)
+    outcomes, lengths, _ = dense._outcomes(policy)
+    chain = _dense.Chain(lengths, dense.column[outcomes], dense.weight[outcomes])
+    (lu, times), (plain_lu, plain_times) = rows.factor(), chain.factor()
+    expected = np.linalg.solve(chain.dense_system(), cost)
+    for factors in (lu, plain_lu):
+        np.testing.assert_allclose(factors.solve(cost[::-1], trans="T")[::-1], expected, rtol=1e-12)
+    x = np.linspace(1.0, 2.0, chain.m)
+    np.testing.assert_allclose(times(x), plain_times(x), rtol=1e-13)
