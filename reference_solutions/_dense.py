@@ -70,8 +70,11 @@ UPDATE_FROM = 64
 SPARSE_UPDATE_MOST = 12
 # A larger model goes this way too when its sure moves fold out of each solve (:class:`Fold`)
 # and leave at most ``MAX_STATES`` unknowns, as on boosted's public board (701 states, 100
-# unknowns).
-FOLD_MAX_STATES = 1_000
+# unknowns). Measured (ms, 2026-11-25, against the sparse path): boosted on 150 squares
+# (1,051 states) 0.96 against 1.77 to 2.79, on 300 (2,101) 2.1 to 2.3 against 2.6, with jumps
+# anywhere 0.93 to 1.07 against 1.7 and 2.3 to 2.4 against 3.2; token-boosted's public board
+# (2,801) 5.0 against 5.3.
+FOLD_MAX_STATES = 3_000
 # Up to this many live states a model whose sure moves do not fold out (aimed, efron) goes
 # this way with SuperLU's factors: its policies are fewer here (:func:`._solver._swept`) and
 # each cheaper to set up (:class:`PairRows`). As far as the sparse path factorises every

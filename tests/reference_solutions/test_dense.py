@@ -653,3 +653,12 @@ def test_a_policys_rows_factor_as_its_chain_does():
         np.testing.assert_allclose(factors.solve(cost[::-1], trans="T")[::-1], expected, rtol=1e-12)
     x = np.linspace(1.0, 2.0, chain.m)
     np.testing.assert_allclose(times(x), plain_times(x), rtol=1e-13)
+
+
+@pytest.mark.parametrize("goal", [150, 300])
+def test_boosted_past_a_thousand_states_folds_and_agrees(goal):
+    model = make_problem("boosted", {"goal": goal, "jumps": board_like(goal, 6)}).game.model
+    assert model.n_states > 1_000
+    dense = _dense.DenseModel.of(model)
+    assert dense is not None and dense.fold is not None
+    same_solution(model)
