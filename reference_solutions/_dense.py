@@ -8,9 +8,13 @@ group of states with as many actions) costs more than the arithmetic. Here the m
 LU factorisation (or, for a policy that changed few states since the last factorisation, a
 solve with that factorisation's LU factors and a small correction), the Q-values one
 product, choosing among a state's actions one row-wise minimum over a table padded with
-``inf``. The factorisation is LAPACK's ``gesv`` up to ``DENSE_LIMIT`` unknowns; past it the
-dense LU's cubic cost overtakes SuperLU's set-up (a board of 300 squares: 0.5 to 1 ms
-against 0.18), so SuperLU factors the system as :mod:`._linear` does.
+``inf``. The factorisation is LAPACK's ``gesv`` up to ``DENSE_LIMIT`` unknowns (or, from
+``TRIANGLE_FROM`` unknowns, a triangle and a few columns where few states are reached
+backwards: :class:`Triangle`); past it the dense LU's cubic cost overtakes SuperLU's set-up
+(a board of 300 squares: 0.5 to 1 ms against 0.18), so SuperLU factors the system as
+:mod:`._linear` does, from rows gathered out of :class:`PairRows`. Models of up to
+``MID_STATES`` states (without a fold) come this way too, for the fewer policies the
+solver's sweeps leave them (:func:`._solver._swept`).
 
 Everything is signed for minimisation, as in :mod:`._solver`; the terminal states, whose
 values are known, are folded into each pair's cost once.
