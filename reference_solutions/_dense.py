@@ -31,7 +31,7 @@ import scipy.sparse.csgraph as csgraph
 import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-from ._linear import DENSE_LIMIT, FACTOR_ALL, factor_chain, factor_rows
+from ._linear import DENSE_LIMIT, FACTOR_ALL, factor_chain, factor_rows, gathered
 from ._model import Model
 
 __all__ = [
@@ -307,11 +307,7 @@ class PolicyRows:
         """As :meth:`Chain.factor`."""
         pairs = self.policy[::-1]
         starts = self.rows.indptr[pairs]
-        lengths = self.rows.indptr[pairs + 1] - starts
-        indptr = np.zeros(pairs.size + 1, dtype=np.intc)
-        np.cumsum(lengths, out=indptr[1:])
-        gather = (starts - indptr[:-1]).repeat(lengths)
-        gather += np.arange(int(indptr[-1]), dtype=gather.dtype)
+        gather, indptr = gathered(starts, self.rows.indptr[pairs + 1] - starts, np.intc)
         try:
             lu = factor_rows(self.rows.data[gather], self.rows.indices[gather], indptr)
         except RuntimeError:

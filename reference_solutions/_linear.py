@@ -23,11 +23,12 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-__all__ = ["factor_chain", "factor_rows", "solve_chain"]
+__all__ = ["factor_chain", "factor_rows", "gathered", "solve_chain"]
 
 # Up to this many unknowns a dense LU beats SuperLU's set-up (the standard board: 2x), past
 # it the dense LU's cubic cost does not: a printed-like board's chain of 151 squares in 95
@@ -144,11 +145,22 @@ def rows_of(P: sp.csr_array, pairs: np.ndarray) -> sp.csr_array:
     """A matrix whose row ``s`` is row ``pairs[s]`` of ``P`` (empty where ``pairs[s] < 0``)."""
     pairs = np.asarray(pairs, dtype=np.int64)
     chosen = np.where(pairs >= 0, pairs, 0)
-    lengths = np.where(pairs >= 0, P.indptr[chosen + 1] - P.indptr[chosen], 0)
-    indptr = np.concatenate(([0], np.cumsum(lengths))).astype(P.indptr.dtype)
-    gather = np.repeat((P.indptr[chosen] - indptr[:-1]).astype(P.indptr.dtype), lengths)
-    gather += np.arange(indptr[-1], dtype=gather.dtype)
+    starts = P.indptr[chosen]
+    lengths = np.where(pairs >= 0, P.indptr[chosen + 1] - starts, 0)
+    gather, indptr = gathered(starts, lengths, P.indptr.dtype)
     return sp.csr_array((P.data[gather], P.indices[gather], indptr), shape=(pairs.size, P.shape[1]))
+
+
+def gathered(
+    starts: np.ndarray, lengths: np.ndarray, dtype: npt.DTypeLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the entries of rows that start at ``starts`` and hold ``lengths`` entries lie,
+    row after row, and the ``indptr`` (of ``dtype``) of those rows put end to end."""
+    indptr = np.zeros(lengths.size + 1, dtype=dtype)
+    np.cumsum(lengths, out=indptr[1:])
+    gather = (starts - indptr[:-1]).astype(dtype, copy=False).repeat(lengths)
+    gather += np.arange(int(indptr[-1]), dtype=gather.dtype)
+    return gather, indptr
 
 
 def _entries(A: sp.csr_array, row: np.ndarray, keep: np.ndarray) -> sp.csr_array:
