@@ -1,8 +1,10 @@
+import contextlib
 import dataclasses
 import io
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,10 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # --- the type checker, beside the other tests -----------------------------------------------
 
-# mypy takes seconds of CPU and needs nothing the other tests do: when the run holds its
-# test (tests/test_lint.py), it starts as soon as the tests are chosen, on a core the test
-# process leaves idle while it waits for the programs it grades, and the test collects its
-# verdict when its turn comes.
+# mypy takes seconds of CPU and needs nothing the other tests do: when a run in one process
+# holds its test (tests/test_lint.py), it starts as soon as the tests are chosen, on a core
+# the test process leaves idle while it waits for the programs it grades, and the test
+# collects its verdict when its turn comes. Split between processes (pytest-xdist, the
+# default), each collects every test and none knows which will run it: the test runs mypy
+# itself, where it lands.
 MYPY_TEST = "tests/test_lint.py::test_mypy_is_clean"
 _MYPY = pytest.StashKey[subprocess.Popen]()
 
@@ -45,11 +49,14 @@ def mypy_process() -> subprocess.Popen:
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they leave out
 def pytest_collection_modifyitems(config, items) -> None:
-    if not config.option.collectonly and any(item.nodeid == MYPY_TEST for item in items):
+    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
+        return
+    if any(item.nodeid == MYPY_TEST for item in items):
         config.stash[_MYPY] = mypy_process()
 
 
 def pytest_unconfigure(config) -> None:
+    _give_back_modes(config)
     process = config.stash.get(_MYPY, None)
     if process is not None and process.poll() is None:  # (a run stopped before its test)
         process.kill()
@@ -62,6 +69,34 @@ def mypy_verdict(request) -> subprocess.CompletedProcess:
     process = request.config.stash.get(_MYPY, None) or mypy_process()
     out, err = process.communicate(timeout=600)
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+# --- the checkout's modes ------------------------------------------------------------------
+
+# Grading at the ``user`` level takes every permission from "others" on the answer material
+# (this checkout's reference_solutions, assignments, examples, tests, benchmarks and .git:
+# ``close_to_others``). The run gives them back once, when every test is done: a test that
+# gave them back when it ended would open them in the middle of another process's grading
+# at that level, whose self-test then finds them readable and refuses to grade.
+_MODES = pytest.StashKey[dict]()
+
+
+def _answer_material() -> tuple[Path, ...]:
+    from autograder._sandbox import protected_paths
+    from reference_solutions import ReferenceAnswers
+
+    return protected_paths(*ReferenceAnswers().secret_paths())
+
+
+def pytest_configure(config) -> None:
+    if not hasattr(config, "workerinput"):  # (the run's own process, not one of its workers)
+        config.stash[_MODES] = {p: stat.S_IMODE(p.stat().st_mode) for p in _answer_material()}
+
+
+def _give_back_modes(config) -> None:
+    for path, mode in config.stash.get(_MODES, {}).items():
+        with contextlib.suppress(OSError):
+            path.chmod(mode)
 
 
 def _memory_file_system() -> Path | None:

@@ -59,7 +59,6 @@ from autograder._sandbox import (
     Isolation,
     _lock_folder,
     close_to_others,
-    protected_paths,
 )
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.autograder.test_gradescope import assert_valid, run_autograder
@@ -1116,14 +1115,10 @@ def test_a_batch_at_user_level_keeps_other_students_and_the_gradebook_out_of_rea
     (world.submissions / "zoe.py").write_text(
         program("read_gradebook", files=gradebook, folders={"out": str(out)})
     )
-    # grade_submission closes this checkout's answer material to others: reopen it after.
-    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*ANSWER_MATERIAL)}
-    try:
-        batch = grade_folder("classic", world.submissions, out, answers=ANSWERS, cases=PUBLIC,
-                             limits=LIMITS, isolation="user")  # fmt: skip
-    finally:
-        for path, mode in modes.items():
-            path.chmod(mode)
+    # (grade_submission closes this checkout's answer material to others: tests/conftest.py
+    # opens it again when the run ends)
+    batch = grade_folder("classic", world.submissions, out, answers=ANSWERS, cases=PUBLIC,
+                         limits=LIMITS, isolation="user")  # fmt: skip
     graded = {r.student: r for r in batch.results}
     assert [r.isolation for r in graded.values()] == ["user"] * 3  # ada, zed and zoe
     found = report(graded["zed"].tests[0].staff)

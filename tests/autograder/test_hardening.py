@@ -24,11 +24,10 @@ import itertools
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +43,13 @@ from autograder._cgroups import detect_cgroups
 from autograder._errors import UsageError
 from autograder._run import FILE_MB, OPEN_FILES
 from autograder._run_folder import FOLDER_FILES, FOLDER_MB
-from autograder._sandbox import TMP_MB, Isolation, protected_paths, sandbox_aliases
+from autograder._sandbox import (
+    FIRST_UID,
+    TMP_MB,
+    UIDS,
+    Isolation,
+    sandbox_aliases,
+)
 from autograder._submission import MAX_SUBMISSION_FILES, MAX_SUBMISSION_MB
 from reference_solutions import answer_key, reference_program
 from tests.autograder.test_adversarial import (
@@ -144,19 +149,16 @@ def level(name: str, cgroups: bool = True) -> Isolation:
 
 
 @pytest.fixture
-def as_level(monkeypatch) -> Iterator:
+def as_level(monkeypatch) -> Callable[[str], None]:
     """Call with a level's name: at ``user`` the programs run on the system's Python (the
-    project's lies under /root, closed to a lent uid), and the answer material, which
-    grading closes to others there, is opened again afterwards."""
-    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*ANSWER_MATERIAL)}
+    project's lies under /root, closed to a lent uid; the answer material, which grading
+    closes to others there, is opened again when the run ends: ``tests/conftest.py``)."""
 
     def use(name: str) -> None:
         if name == "user":
             monkeypatch.setattr(sys, "executable", SYSTEM_PYTHON)
 
-    yield use
-    for path, mode in modes.items():
-        path.chmod(mode)
+    return use
 
 
 def grade_file(
@@ -332,10 +334,14 @@ def test_without_control_groups_few_open_files_bound_memory_files(world, as_leve
 
 
 @pytest.mark.parametrize("name", ["namespace", "user"])
-def test_a_lent_uid_starts_every_run_clean(world, as_level, name):
+def test_a_lent_uid_starts_every_run_clean(world, as_level, monkeypatch, name):
     """The first run leaves a key in each keyring, a shared-memory segment and files in the
     places anyone may write to, all holding its board; the next run of the same uid finds
     none of them."""
+    # A pool of one uid, so that the second run has the first one's uid even while other
+    # graders (another test process) lend uids; the last uid is test_kill_user's.
+    monkeypatch.setattr(autograder._sandbox, "FIRST_UID", FIRST_UID + UIDS - 2)
+    monkeypatch.setattr(autograder._sandbox, "UIDS", 1)
     isolation = level(name, cgroups=False)  # (state in the kernel, not in a group)
     as_level(name)
     planted = report(

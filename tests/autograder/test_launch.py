@@ -34,6 +34,7 @@ from autograder._isolation import detect_isolation
 from autograder._launch import decode, encode, rlimits
 from autograder._run import FILE_MB, OPEN_FILES, Run, clean_environment, run_limited
 from autograder._sandbox import LAUNCHER, Isolation, is_root
+from tests.autograder.test_adversarial import SYSTEM_PYTHON
 
 LIMITS = Limits(timeout=30.0, cpu=2.5, memory_mb=512, output_kb=256)
 PATIENT = 60.0  # a wall clock far beyond the CPU limits below: the CPU limit must end it
@@ -505,6 +506,8 @@ def test_what_a_run_writes_is_its_own(tools, monkeypatch, tmp_path, way):
 def test_other_levels_keep_the_launcher(monkeypatch, tmp_path, level):
     """At ``user`` and ``namespace`` (as root: a lent uid) the launcher does it all, as
     before."""
+    if level == "user":  # (the level's probe runs Python: the project's is closed to a lent uid)
+        monkeypatch.setattr(sys, "executable", SYSTEM_PYTHON)
     try:
         isolation = detect_isolation(level)
     except UsageError as err:

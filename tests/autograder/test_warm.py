@@ -13,7 +13,6 @@ import importlib.util
 import json
 import os
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -104,24 +103,20 @@ def lent(request, monkeypatch) -> Isolation:
 
 
 @pytest.fixture
-def user(monkeypatch) -> Iterator[Isolation]:
+def user(monkeypatch) -> Isolation:
     """The ``user`` level (the grader is root; a plain server, a lent uid per board). The
     project's interpreter lies under /root here, which a lent uid cannot enter, so the
     server and the cold runs use the system's (``SYSTEM_PYTHON``: the standard library, no
-    numpy), as the adversarial tests' runs at this level do; the answer material, which
-    grading closes to others at this level, is opened again afterwards."""
+    numpy), as the adversarial tests' runs at this level do (the answer material, which
+    grading closes to others at this level, is opened again when the run ends:
+    ``tests/conftest.py``)."""
     monkeypatch.delenv("AUTOGRADER_WARM", raising=False)
     if os.geteuid() != 0 or not os.access(SYSTEM_PYTHON, os.X_OK):
         if os.environ.get("AUTOGRADER_EXPECT_ISOLATION") == "namespace":
             pytest.fail("the user level expected: root and /usr/bin/python3")
         pytest.skip("the user level needs root and /usr/bin/python3")
     monkeypatch.setattr(sys, "executable", SYSTEM_PYTHON)
-    modes = {p: stat.S_IMODE(p.stat().st_mode) for p in protected_paths(*HIDDEN)}
-    try:
-        yield detect_isolation("user")
-    finally:
-        for path, mode in modes.items():
-            path.chmod(mode)
+    return detect_isolation("user")
 
 
 @pytest.fixture(params=["namespace", "process"])
