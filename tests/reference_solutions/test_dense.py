@@ -473,6 +473,23 @@ def test_efrons_first_dice_are_not_proved_proper():
     assert dense.evaluate_if_proper(firsts) is None
 
 
+def test_a_proper_start_given_is_taken_and_an_improper_one_passed_over():
+    """A start given to the small path (as the previous stage's policy is) is solved first
+    when its solve proves it proper: the optimal policy then settles at once, where the
+    usual start takes two policies; efron's first dice (not proper) are passed over."""
+    model = make_problem("efron").game.model
+    expected = sparse_solve(model)
+    dense = _dense.DenseModel.of(model)
+    assert _solver._dense_policy_iteration(dense, 100, 1e-9).iterations > 1
+    hinted = _solver._dense_policy_iteration(dense, 100, 1e-9, expected.policy)
+    assert hinted.iterations == 1
+    np.testing.assert_allclose(hinted.values, expected.values, rtol=1e-12)
+    firsts = np.full(model.n_states, -1)
+    firsts[dense.live] = dense.table[:, 0]
+    passed_over = _solver._dense_policy_iteration(dense, 100, 1e-9, firsts)
+    np.testing.assert_allclose(passed_over.values, expected.values, rtol=1e-10)
+
+
 def test_a_discounted_model_proves_nothing():
     model = make_problem("aimed", None, ["objective=discounted", "discount=0.9"]).game.model
     dense = _dense.DenseModel.of(model)

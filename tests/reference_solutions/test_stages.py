@@ -114,3 +114,51 @@ def test_a_spinner_from_zero_keeps_each_spin_its_own_state():
     assert model.terminal.sum() == 1
     solution = policy_iteration(model)
     assert np.all(np.isfinite(solution.values))
+
+
+def _recorded_small_solves(monkeypatch) -> list[tuple[int, bool, int]]:
+    """Per call of the small models' policy iteration: the model's states, whether it was
+    given a start, and how many policies it solved."""
+    import reference_solutions._solver as solver
+
+    calls: list[tuple[int, bool, int]] = []
+    dense_policy_iteration = solver._dense_policy_iteration
+
+    def recorded(dense, max_iterations, tie_tolerance, hint=None):
+        solution = dense_policy_iteration(dense, max_iterations, tie_tolerance, hint)
+        calls.append((dense.model.n_states, hint is not None, solution.iterations))
+        return solution
+
+    monkeypatch.setattr(solver, "_dense_policy_iteration", recorded)
+    return calls
+
+
+@pytest.mark.parametrize("tokens", [2, 6])
+def test_small_stages_go_the_small_way_each_from_the_last_ones_policy(tokens, monkeypatch):
+    """A model whose stages are small (the standard board: 707 states a token count) is
+    solved a stage at a time on the small models' path, whatever its size; each stage
+    shaped like the one before starts from that one's policy, which saves policies, and
+    the answer is the plain implementation's."""
+    from autograder import STANDARD_JUMPS
+    from reference_solutions import make_problem, solve_problem
+    from tests import independent
+
+    problem = make_problem("token-boosted", None, [f"tokens={tokens}"])
+    calls = _recorded_small_solves(monkeypatch)
+    solution = solve_problem(problem)
+    assert len(calls) == tokens + 1  # (a stage's model: its states, and those it leads to)
+    assert max(states for states, _, _ in calls) < problem.game.model.n_states / tokens
+    assert all(hinted for _, hinted, _ in calls[2:])  # (tokens 0 and 1 differ in shape)
+    expected = independent.jump_values("token-boosted", 100, STANDARD_JUMPS, tokens=tokens)
+    got = np.array(problem.game.values_json(solution))
+    assert np.max(np.abs(got - np.array(expected))) < 1e-8
+
+    import reference_solutions._solver as solver
+
+    unhinted = solver._dense_start
+    monkeypatch.setattr(solver, "_dense_start", lambda dense, hint=None: unhinted(dense))
+    from_scratch = solve_problem(problem)
+    np.testing.assert_allclose(from_scratch.values, solution.values, rtol=1e-12)
+    hinted_policies = sum(policies for _, _, policies in calls[2 : tokens + 1])
+    scratch_policies = sum(policies for _, _, policies in calls[tokens + 3 :])
+    assert hinted_policies < scratch_policies
