@@ -27,6 +27,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _is_worker(config) -> bool:
+    """Whether this process is one of pytest-xdist's workers, not the run's own process."""
+    return hasattr(config, "workerinput")
+
+
 # --- the type checker, beside the other tests -----------------------------------------------
 
 # mypy takes seconds of CPU and needs nothing the other tests do: when a run in one process
@@ -49,7 +54,7 @@ def mypy_process() -> subprocess.Popen:
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they leave out
 def pytest_collection_modifyitems(config, items) -> None:
-    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
+    if _is_worker(config) or config.option.collectonly:
         return
     if any(item.nodeid == MYPY_TEST for item in items):
         config.stash[_MYPY] = mypy_process()
@@ -89,7 +94,7 @@ def _answer_material() -> tuple[Path, ...]:
 
 
 def pytest_configure(config) -> None:
-    if not hasattr(config, "workerinput"):  # (the run's own process, not one of its workers)
+    if not _is_worker(config):
         config.stash[_MODES] = {p: stat.S_IMODE(p.stat().st_mode) for p in _answer_material()}
 
 
