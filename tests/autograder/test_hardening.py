@@ -364,7 +364,7 @@ def test_kill_user_removes_what_a_uid_left_in_every_shared_place(world):
     back."""
     if os.geteuid() != 0:
         pytest.skip("lending uids needs root")
-    from autograder._sandbox import FIRST_UID, UIDS, _sysv_objects, kill_user, world_writable
+    from autograder._sandbox import _sysv_objects, kill_user, world_writable
 
     uid = FIRST_UID + UIDS - 1
     places = [p for p in world_writable() if p in ("/tmp", "/dev/shm", "/run/lock")]
@@ -600,7 +600,7 @@ def test_zombies_of_an_earlier_run_do_not_shrink_the_next_runs_process_cap(world
     zombies of the first uid the grader lends (which it now passes over)."""
     if os.geteuid() != 0:
         pytest.skip("lending uids needs root")
-    from autograder._sandbox import FIRST_UID, UIDS, processes_of
+    from autograder._sandbox import processes_of
 
     isolation = level("user", cgroups=False)
     as_level("user")
