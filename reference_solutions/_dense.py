@@ -34,6 +34,14 @@ from scipy.linalg import lapack
 from ._linear import DENSE_LIMIT, FACTOR_ALL, factor_chain, factor_rows, gathered
 from ._model import Model
 
+try:
+    # The kernel behind ``csr_array @ x``, without the checks and dispatch around it, which
+    # cost more than the product on a course's board (efron's public board: 1.5 against
+    # 3.5 microseconds a sweep). It trusts its caller with the sizes: :func:`_add_product`.
+    from scipy.sparse._sparsetools import csr_matvec as _csr_matvec
+except ImportError:  # a scipy that moved it: the public product
+    _csr_matvec = None
+
 __all__ = [
     "Chain",
     "DenseModel",
@@ -85,10 +93,6 @@ FOLD_MAX_STATES = 3_000
 # entry too: past it, jumps anywhere are iterated on there. Efron on 2,900 squares: 4
 # policies in 6.8 to 8.6 ms against 9 in 12.7 to 13.8; classic on 1,000: 0.85 against 1.07 ms.
 MID_STATES = FACTOR_ALL
-# Past this many pairs' outcomes the Q-values are one sparse product: aimed on 1,000 squares
-# (17,956 outcomes) 16 against 43 µs; below it one ``bincount``, as on efron's public board
-# (692 outcomes: 3.4 against 4.3 µs).
-MATVEC_FROM = 2_000
 # A system of at least ``TRIANGLE_FROM`` unknowns is solved as a triangle and a few columns
 # (:class:`Triangle`) where at most this share of the states are reached backwards.
 BACK_SHARE = 0.25
@@ -173,7 +177,11 @@ class Chain:
         m = self.m
         row = np.arange(m).repeat(self.lengths)
         backwards = self.column < row
-        back = np.unique(self.column[backwards])
+        behind = self.column[backwards]
+        # A mark per state, not ``np.unique``: a sort, a fifth of a small system's set-up.
+        reached = np.zeros(m, dtype=bool)
+        reached[behind] = True
+        back = np.flatnonzero(reached)
         k = back.size
         if k > BACK_SHARE * m:
             return None
@@ -184,7 +192,7 @@ class Chain:
         upper = _identity_minus(flat, self.weight[forwards], m).T
         # B's columns at ``back``, one row per state: entry (i, back[c]) at i k + c.
         spots = row[backwards] * k
-        spots += np.searchsorted(back, self.column[backwards])
+        spots += (np.cumsum(reached) - 1)[behind]  # each one's place among ``back``
         lower = np.bincount(spots, weights=self.weight[backwards], minlength=m * k)
         lower = -lower.reshape(m, k)
         return Triangle.of(upper, back, lower)
@@ -372,6 +380,8 @@ class DenseModel:
     leads to a terminal state); ``table[i]`` the pairs of live state ``i``, padded with
     ``n_pairs`` (whose Q-value is ``inf``), and ``row_start[i]`` where row ``i`` of the
     table starts in its flat layout. ``fold``: the states left out of each solve, if any.
+    ``P`` (the pairs' rows over the live states) is ``weight`` and ``column`` by the
+    transitions' ``indptr``.
     """
 
     model: Model
@@ -384,15 +394,26 @@ class DenseModel:
     table: np.ndarray
     row_start: np.ndarray
     fold: Fold | None = None
-    matrix: sp.csr_array | None = None
     pair_rows: PairRows | None = field(default=None, init=False, repr=False)  # made when needed
+    matrix: sp.csr_array | None = field(default=None, init=False, repr=False)  # likewise
     flat_table: np.ndarray = field(init=False, repr=False)
+    indptr: np.ndarray = field(init=False, repr=False)
     single: bool = field(init=False)  # every live state has one pair (as in classic)
+    # Every live state has as many pairs, and the pairs are numbered state after state with
+    # none for a terminal state (aimed, efron away from the goal): the table is then
+    # ``0..n_pairs-1`` and the Q-values need no gathering into it.
+    regular: bool = field(init=False)
 
     def __post_init__(self) -> None:
         # Fields, not properties: read a few dozen times a solve.
         object.__setattr__(self, "flat_table", self.table.ravel())
+        # Of the columns' type, so that the product (:meth:`q_values`) converts neither.
+        indptr = self.model.transitions.indptr.astype(self.column.dtype, copy=False)
+        object.__setattr__(self, "indptr", indptr)
         object.__setattr__(self, "single", self.table.shape[1] == 1)
+        n_pairs = self.cost.size - 1
+        regular = self.table.size == n_pairs and np.array_equal(self.flat_table, np.arange(n_pairs))
+        object.__setattr__(self, "regular", regular)
 
     @classmethod
     def of(cls, model: Model) -> DenseModel | None:
@@ -433,13 +454,9 @@ class DenseModel:
         table = first[:, None] + reach
         np.copyto(table, n_pairs, where=table >= ends[:, None])
         column = local[T.indices]
-        matrix = None
-        if T.nnz > MATVEC_FROM:
-            matrix = sp.csr_array((weight, column, T.indptr), shape=(n_pairs, live.size))
         return cls(model=model, live=live, cost=cost, n_outcomes=n_outcomes, owner=owner,
                    column=column, weight=weight, table=table,
-                   row_start=np.arange(0, table.size, table.shape[1]), fold=fold,
-                   matrix=matrix)  # fmt: skip
+                   row_start=np.arange(0, table.size, table.shape[1]), fold=fold)  # fmt: skip
 
     def evaluate(
         self, policy: np.ndarray, near: Factors | None = None
@@ -649,28 +666,42 @@ class DenseModel:
 
     def times(self, values: np.ndarray) -> np.ndarray:
         """``P x`` for every pair (no padding)."""
-        if self.matrix is not None:
-            return self.matrix @ values
-        return np.bincount(self.owner, weights=self.weight * values[self.column],
-                           minlength=self.cost.size - 1)  # fmt: skip
+        product = np.zeros(self.cost.size - 1)
+        self._add_product(values, product)
+        return product
 
     def q_values(self, values: np.ndarray) -> np.ndarray:
         """Signed Q-values of every pair, and one ``inf`` after them for the table's padding."""
-        if self.matrix is not None:
-            q = self.cost.copy()
-            q[:-1] += self.matrix @ values
-            return q
-        # ``bincount`` sums by pair in 2.2 microseconds on efron's public board, where
-        # ``add.reduceat`` over the pairs' outcomes takes 3.7.
-        q = np.bincount(self.owner, weights=self.weight * values[self.column],
-                        minlength=self.cost.size)  # fmt: skip
-        q += self.cost
+        q = self.cost.copy()
+        self._add_product(values, q)
         return q
+
+    def _add_product(self, values: np.ndarray, out: np.ndarray) -> None:
+        """``out[:n_pairs] += P values``."""
+        rows, m = self.cost.size - 1, self.live.size
+        # The kernel reads and writes as many entries as it is told, and writes into a copy
+        # of an ``out`` of another type: both are checked here, where a mistake would be
+        # memory out of bounds or a product lost.
+        if values.shape != (m,) or out.shape[0] < rows or out.dtype != np.float64:
+            raise ValueError(f"P x: {values.shape} values into {out.shape} {out.dtype} sums; "
+                             f"P is {rows} x {m}")  # fmt: skip
+        if _csr_matvec is not None and out.flags.c_contiguous:
+            _csr_matvec(rows, m, self.indptr, self.column, self.weight, values, out)
+            return
+        if self.matrix is None:
+            matrix = sp.csr_array((self.weight, self.column, self.indptr), shape=(rows, m))
+            object.__setattr__(self, "matrix", matrix)
+        assert self.matrix is not None
+        out[:rows] += self.matrix @ values
 
     def greedy(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per live state, the smallest Q-value and the first pair that has it."""
         if self.single:
             pairs = self.table[:, 0]
+            return q[pairs], pairs
+        if self.regular:
+            pairs = q[:-1].reshape(self.table.shape).argmin(axis=1)
+            pairs += self.row_start
             return q[pairs], pairs
         options = q[self.table]
         # Flat indices: a third of the time of indexing by rows and columns.

@@ -505,6 +505,76 @@ def test_lookahead_picks_one_of_each_states_own_pairs(name):
         assert int(pair) in model.pairs_of(int(state))
 
 
+def plain_q_values(model, live_values: np.ndarray) -> np.ndarray:
+    """Each pair's signed Q-value (as :class:`_dense.DenseModel` keeps them: negated when
+    the model maximises) given the live states' values, outcome by outcome."""
+    values = model.terminal_value.astype(float)
+    values[~model.terminal] = live_values
+    P = model.transitions
+    q = np.zeros(model.n_pairs)
+    for p in range(model.n_pairs):
+        for e in range(P.indptr[p], P.indptr[p + 1]):
+            q[p] += P.data[e] * (model.outcome_cost[e] + model.discount * values[P.indices[e]])
+    return -q if model.maximize else q
+
+
+def plain_greedy(model, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per live state, its smallest Q-value and the first of its pairs that has it."""
+    live = np.flatnonzero(~model.terminal)
+    pairs = [min(model.pairs_of(int(s)), key=lambda p: q[p]) for s in live]
+    return q[pairs], np.array(pairs)
+
+
+def check_products(model, live_values: np.ndarray) -> None:
+    dense = _dense.DenseModel.of(model)
+    q = dense.q_values(live_values)
+    expected = plain_q_values(model, live_values)
+    scale = np.maximum(1.0, np.abs(expected))
+    assert q[-1] == np.inf  # the table's padding
+    assert np.all(np.abs(q[:-1] - expected) <= 1e-12 * scale)
+    without_cost = expected - plain_q_values(model, np.zeros_like(live_values))
+    sign = -1.0 if model.maximize else 1.0
+    assert np.all(np.abs(sign * dense.times(live_values) - without_cost) <= 1e-12 * scale)
+    best, pairs = dense.greedy(q)
+    plain_best, plain_pairs = plain_greedy(model, q)
+    assert np.array_equal(pairs, plain_pairs)
+    assert np.array_equal(best, plain_best)
+    counts = {len(model.pairs_of(int(s))) for s in np.flatnonzero(~model.terminal)}
+    no_terminal_pairs = all(not model.pairs_of(int(t)) for t in np.flatnonzero(model.terminal))
+    assert dense.regular == (len(counts) == 1 and no_terminal_pairs)
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["scipy-kernel", "public-product"])
+@settings(max_examples=60, deadline=None)
+@given(model=chains(priced=True), data=st.data())
+def test_q_values_and_greedy_choices_are_the_plain_sums_and_first_minima(model, data, kernel):
+    m = int((~model.terminal).sum())
+    # Whole numbers make ties between a state's pairs, where the first one must be chosen.
+    live_values = np.array(data.draw(st.lists(st.integers(-3, 3), min_size=m, max_size=m)), float)
+    with mock.patch.object(_dense, "_csr_matvec", _dense._csr_matvec if kernel else None):
+        check_products(model, live_values)
+
+
+@pytest.mark.parametrize("name", ["classic", "boosted", "aimed", "efron", "trap-lane"])
+def test_q_values_and_greedy_choices_on_the_public_boards(name):
+    model = make_problem(name).game.model
+    rng = np.random.default_rng(7)
+    check_products(model, rng.integers(0, 40, int((~model.terminal).sum())).astype(float))
+
+
+def test_a_product_of_the_wrong_size_is_refused_before_the_kernel_runs():
+    # The kernel reads and writes as many entries as it is told: a short array would be
+    # memory out of bounds, not an error.
+    dense = _dense.DenseModel.of(make_problem("efron").game.model)
+    m = dense.live.size
+    with pytest.raises(ValueError, match="P x"):
+        dense.q_values(np.zeros(m - 1))
+    with pytest.raises(ValueError, match="P x"):
+        dense._add_product(np.zeros(m), np.zeros(dense.cost.size - 2))
+    with pytest.raises(ValueError, match="P x"):  # would land in a converted copy, and be lost
+        dense._add_product(np.zeros(m), np.zeros(dense.cost.size, dtype=np.float32))
+
+
 def plain_distances(model) -> np.ndarray:
     """Fewest moves to a terminal state, any action allowed: a plain breadth-first search."""
     P = model.transitions
