@@ -399,9 +399,9 @@ class DenseModel:
     flat_table: np.ndarray = field(init=False, repr=False)
     indptr: np.ndarray = field(init=False, repr=False)
     single: bool = field(init=False)  # every live state has one pair (as in classic)
-    # Every live state has as many pairs, and the pairs are numbered state after state with
-    # none for a terminal state (aimed, efron away from the goal): the table is then
-    # ``0..n_pairs-1`` and the Q-values need no gathering into it.
+    # Every live state has as many pairs (aimed; efron away from the goal): the table, no
+    # longer padded, is ``0..n_pairs-1`` (pairs are numbered state after state, and a
+    # terminal state has none), and the Q-values need no gathering into it.
     regular: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -411,9 +411,7 @@ class DenseModel:
         indptr = self.model.transitions.indptr.astype(self.column.dtype, copy=False)
         object.__setattr__(self, "indptr", indptr)
         object.__setattr__(self, "single", self.table.shape[1] == 1)
-        n_pairs = self.cost.size - 1
-        regular = self.table.size == n_pairs and np.array_equal(self.flat_table, np.arange(n_pairs))
-        object.__setattr__(self, "regular", regular)
+        object.__setattr__(self, "regular", self.table.size == self.cost.size - 1)
 
     @classmethod
     def of(cls, model: Model) -> DenseModel | None:
@@ -443,17 +441,23 @@ class DenseModel:
         if model.maximize:
             np.negative(cost, out=cost)
         cost[n_pairs] = np.inf
-        weight = np.where(terminal[T.indices], 0.0, T.data)
+        # Gathers by the outcomes' states, converted once (each gather would convert them).
+        to = T.indices.astype(np.intp)
+        weight = np.where(terminal[to], 0.0, T.data)
         if model.discount != 1.0:
             weight *= model.discount
         local = np.zeros(model.n_states, dtype=np.intp)
         local[live] = np.arange(live.size)
         first = model.pair_start[live]
-        ends = model.pair_start[live + 1]
-        reach = np.arange(int((ends - first).max(initial=1)))
-        table = first[:, None] + reach
-        np.copyto(table, n_pairs, where=table >= ends[:, None])
-        column = local[T.indices]
+        counts = model.pair_start[live + 1] - first
+        widest = int(counts.max(initial=1))
+        if counts.min(initial=1) == widest:  # (no pairs for a terminal state: they are all)
+            table = np.arange(n_pairs).reshape(live.size, widest)
+        else:
+            reach = np.arange(widest)
+            table = first[:, None] + reach
+            np.copyto(table, n_pairs, where=reach >= counts[:, None])
+        column = local[to]
         return cls(model=model, live=live, cost=cost, n_outcomes=n_outcomes, owner=owner,
                    column=column, weight=weight, table=table,
                    row_start=np.arange(0, table.size, table.shape[1]), fold=fold)  # fmt: skip
