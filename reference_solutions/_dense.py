@@ -177,11 +177,7 @@ class Chain:
         m = self.m
         row = np.arange(m).repeat(self.lengths)
         backwards = self.column < row
-        behind = self.column[backwards]
-        # A mark per state, not ``np.unique``: a sort, a fifth of a small system's set-up.
-        reached = np.zeros(m, dtype=bool)
-        reached[behind] = True
-        back = np.flatnonzero(reached)
+        back = np.unique(self.column[backwards])
         k = back.size
         if k > BACK_SHARE * m:
             return None
@@ -192,7 +188,7 @@ class Chain:
         upper = _identity_minus(flat, self.weight[forwards], m).T
         # B's columns at ``back``, one row per state: entry (i, back[c]) at i k + c.
         spots = row[backwards] * k
-        spots += (np.cumsum(reached) - 1)[behind]  # each one's place among ``back``
+        spots += np.searchsorted(back, self.column[backwards])
         lower = np.bincount(spots, weights=self.weight[backwards], minlength=m * k)
         lower = -lower.reshape(m, k)
         return Triangle.of(upper, back, lower)
