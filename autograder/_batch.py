@@ -7,7 +7,9 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -21,7 +23,7 @@ from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
-from ._files import remove_temporaries, sync_folder, write_atomic
+from ._files import make_folder, remove_temporaries, remove_tree, sync_folder, write_atomic
 from ._html import submission_html, write_html_reports
 from ._isolation import detect_isolation
 from ._late import apply_late, lateness
@@ -31,7 +33,12 @@ from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
 from ._sandbox import Isolation
 from ._similarity import submission_tokens, write_similarity
-from ._submission import grade_submission
+from ._submission import (
+    MAX_SUBMISSION_FILES,
+    MAX_SUBMISSION_MB,
+    SubmissionError,
+    grade_submission,
+)
 from ._svg import shared_drawings
 
 __all__ = [
@@ -83,6 +90,14 @@ def fingerprint(
     if manifest is not None:
         digest.update(json.dumps(manifest.to_json(), sort_keys=True).encode())
     return digest.hexdigest()[:16]
+
+
+def manifest_digest(manifest: Manifest | None) -> str | None:
+    """Which manifest a batch was graded with (``None``: none), as ``batch.json`` keeps it:
+    its outputs were printed on that manifest's boards, and can be marked on no others."""
+    if manifest is None:
+        return None
+    return hashlib.sha256(json.dumps(manifest.to_json(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def read_results(path: Path) -> list[SubmissionResult]:
@@ -171,6 +186,97 @@ class _Work:
     refused: str = ""
 
 
+def _listed(names: Sequence[str], shown: int = 8) -> str:
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def _times_notes(
+    assignment: Assignment, assigned: Sequence[_Work], times: Mapping[str, datetime]
+) -> list[str]:
+    """What a times file (``grade --times``) did not do: nothing, for an assignment with no
+    ``[late]`` policy; its rows that name no submission (a mistyped id counts its student
+    on time); the students it has no time for, who count on time unless the LMS says."""
+    if assignment.late is None:
+        return [f"--times has no effect: {assignment.name} has no [late] policy"]
+    named = {w.student for w in assigned} | {w.submission.student for w in assigned}
+    notes = []
+    if strangers := sorted(set(times) - named):
+        notes.append(f"--times: no submission for {_listed(strangers)}")
+    untimed = sorted(w.student for w in assigned
+                     if w.student not in times and w.submission.student not in times
+                     and not w.submission.late and w.submission.lms != BLACKBOARD)  # fmt: skip
+    if untimed:
+        notes.append(f"--times: no time for {_listed(untimed)}: counted as on time")
+    return notes
+
+
+@contextlib.contextmanager
+def _submitted(submission: Submission) -> Iterator[Path]:
+    """What is graded of ``submission``: its entry, or for a submission in parts (Moodle's
+    download without a folder per student) a temporary folder of the grader's named as
+    Moodle names a student's folder, holding a copy of each part under its original name,
+    for as long as the ``with`` lasts. Parts are held to a submission's caps before
+    anything is copied, and must be files, not links: the download is not the grader's."""
+    if not submission.parts:
+        yield submission.path
+        return
+    name = submission.path.name
+    if len(submission.parts) > MAX_SUBMISSION_FILES:
+        raise SubmissionError(f"{name}: more than {MAX_SUBMISSION_FILES} files and folders; "
+                              "submit only the program and what it needs")  # fmt: skip
+    limit = MAX_SUBMISSION_MB << 20
+    too_large = SubmissionError(f"{name}: larger than {MAX_SUBMISSION_MB} MB")
+    size = 0
+    for _, part in submission.parts:
+        try:
+            info = part.lstat()
+        except OSError as err:
+            raise SubmissionError(f"{part.name}: cannot be read ({err.strerror})") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise SubmissionError(f"{part.name}: not a file (a link?), so it is not graded")
+        size += info.st_size
+        if size > limit:
+            raise too_large
+    top = Path(tempfile.mkdtemp(prefix="autograder-parts-"))
+    try:
+        folder = top / name
+        folder.mkdir()
+        left = limit
+        for original, part in submission.parts:
+            left -= _copy_part(part, folder / original, left)
+            if left < 0:  # a part that grew since it was measured
+                raise too_large
+        yield folder
+    finally:
+        remove_tree(top)
+
+
+def _copy_part(part: Path, target: Path, most: int) -> int:
+    """Copy the file ``part`` (never through a link) to the new file ``target``, reading at
+    most ``most`` + 1 bytes of it; how many bytes were copied."""
+    try:
+        source = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as err:
+        raise SubmissionError(f"{part.name}: cannot be read ({err.strerror})") from None
+    with open(source, "rb") as file, open(target, "xb") as copy:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise SubmissionError(f"{part.name}: not a file, so it is not graded")
+        data = file.read(most + 1)
+        copy.write(data)
+    return len(data)
+
+
+def _tokens(submission: Submission) -> list[str]:
+    """The tokens of a submission for the similarity report, a submission in parts put
+    together first (``[]`` when it cannot be read)."""
+    try:
+        with _submitted(submission) as path:
+            return submission_tokens(path)
+    except (SubmissionError, OSError):
+        return []
+
+
 def _grade_one(
     assignment: Assignment,
     work: _Work,
@@ -193,12 +299,17 @@ def _grade_one(
         if work.board is not None:
             assert answers is not None  # grade_folder asks for one with a manifest
             cases = with_own_board(answers.own_board_case(assignment, work.board), cases)
-        result = grade_submission(
-            assignment, work.submission.path, cases, student=work.student, limits=limits,
-            isolation=isolation, hidden=hidden, policy=policy_judge(answers, assignment),
-        )  # fmt: skip
+        with _submitted(work.submission) as path:
+            result = grade_submission(
+                assignment, path, cases, student=work.student, limits=limits,
+                isolation=isolation, hidden=hidden, policy=policy_judge(answers, assignment),
+            )  # fmt: skip
+    except SubmissionError as err:  # a submission in parts that cannot be put together
+        return failed(str(err))
     except Exception as err:  # a grader bug on one submission must not stop the batch
         return failed(f"grader error: {err.__class__.__name__}: {err}")
+    if work.submission.parts:  # graded in a temporary folder: named as the download has it
+        result = replace(result, submission=str(work.submission.path))
     if work.student != work.submission.student:
         result = replace(result, extra={**result.extra, "submitted_as": work.submission.student})
     if work.submission.late:
@@ -278,6 +389,19 @@ def _distinct_rows(work: list[_Work]) -> list[_Work]:
     return [replace(w, student=unused_label(w.student, taken)) if w.refused else w for w in work]
 
 
+def _inside(out: Path, folder: Path) -> Path | None:
+    """The entry of the submissions ``folder`` that holds the results folder ``out`` (so
+    that no report of an earlier run is taken for a student), or ``None``; ``out`` must
+    not be ``folder`` itself."""
+    where, home = out.resolve(), folder.resolve()
+    if where == home:
+        raise UsageError(str(out), "is the folder of submissions: the results need a folder "
+                         "of their own (--out)")  # fmt: skip
+    if home not in where.parents:
+        return None
+    return home / where.relative_to(home).parts[0]
+
+
 def _read_meta(meta: Path) -> dict | None:
     """What ``batch.json`` says, or ``None`` when it is missing or unreadable."""
     try:
@@ -287,7 +411,9 @@ def _read_meta(meta: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _prepare_out(out: Path, key: str, name: str, resume: bool) -> list[str]:
+def _prepare_out(
+    out: Path, key: str, name: str, resume: bool, manifest: str | None = None
+) -> list[str]:
     """Make ``out`` ready for results of this assignment and answer key; return notes for
     the summary. ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a
     kill at any point leaves a folder that ``--resume`` can continue."""
@@ -296,15 +422,19 @@ def _prepare_out(out: Path, key: str, name: str, resume: bool) -> list[str]:
         raise UsageError(
             str(out), "already holds results; pass --resume to continue, or choose another --out"
         )
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out, "the results")
     for folder in (out, out / "feedback", out / OUTPUTS):  # what a kill mid-write left
         remove_temporaries(folder)
-    wanted = {"assignment": name, "answer_key": key}
+    wanted = {"assignment": name, "answer_key": key, "manifest": manifest}
     notes: list[str] = []
     if resume:
         old = _read_meta(meta)
         if old == wanted:
             return notes  # nothing to write: a kill here cannot hurt batch.json
+        if old is not None and (old.get("assignment"), old.get("answer_key")) == (name, key):
+            # (a batch from before batch.json named its manifest: the key covers it)
+            write_atomic(meta, json.dumps(wanted) + "\n")
+            return notes
         done = read_results(log)
         if old is not None and done:  # (with no results there is nothing to mix up)
             raise UsageError(
@@ -389,10 +519,10 @@ class _EarlyReports:
     a larger class's later pages are made at the end, as before."""
 
     def __init__(self, assignment: Assignment, words: Mapping[str, str],
-                 paths: Mapping[str, Path]) -> None:  # fmt: skip
+                 submissions: Mapping[str, Submission]) -> None:  # fmt: skip
         self.assignment = assignment
         self.words = words
-        self.paths = paths
+        self.submissions = submissions
         self.pages: dict[str, tuple[SubmissionResult, str]] = {}
         self.tokens: dict[str, list[str]] = {}
         self._room = int(EARLY_PAGES_MB * (1 << 20))  # bytes of pages still to keep
@@ -404,10 +534,10 @@ class _EarlyReports:
                 page = submission_html(result, self.assignment, self.words)
                 self.pages[student] = (result, page)
                 self._room -= sys.getsizeof(page)
-        path = self.paths.get(student)
-        if path is not None:
+        submission = self.submissions.get(student)
+        if submission is not None:
             with contextlib.suppress(Exception):
-                self.tokens[student] = submission_tokens(path)
+                self.tokens[student] = _tokens(submission)
 
 
 def grade_folder(
@@ -476,13 +606,16 @@ def grade_folder(
     hidden += [unpacked_from] if unpacked_from is not None else []
     if answers is not None:
         hidden += answers.secret_paths()
-    notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume)
-    submissions, found_notes = find_submissions(folder, exclude=out)
+    submissions, found_notes = find_submissions(folder, exclude=_inside(out, folder))
     if not submissions and not resume:
         raise UsageError(str(folder), "holds no submission (one file or folder per student)")
+    notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
+                         manifest_digest(manifest))  # fmt: skip
     notes += found_notes
     assigned, more_notes = _assign(submissions, manifest)
     notes += more_notes
+    if times is not None:
+        notes += _times_notes(assignment, assigned, times)
     path = out / RESULTS
     done = {r.student: r for r in read_results(path)} if resume else {}
     todo = [w for w in assigned if w.student not in done]
@@ -492,7 +625,8 @@ def grade_folder(
     # A student's own board (with a manifest) names the same mistakes as the shared boards.
     words = mistake_words(cases)
     code = _code_of(assigned, folder, unpacked_from)
-    early = _EarlyReports(assignment, words, {student: path for student, path, _ in code})
+    early = _EarlyReports(assignment, words,
+                          {w.student: w.submission for w in assigned if not w.refused})  # fmt: skip
     with (
         open(path, "a", encoding="utf-8") as log,
         ThreadPoolExecutor(max(1, workers)) as pool,
@@ -557,5 +691,11 @@ def grade_folder(
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.
-    notes += write_similarity(out, code, assignment, read=early.tokens)
+    # Submissions in parts have no path to read them from: their tokens are given.
+    read = {
+        w.student: _tokens(w.submission)
+        for w in assigned
+        if w.submission.parts and not w.refused and w.student not in early.tokens
+    }
+    notes += write_similarity(out, code, assignment, read={**read, **early.tokens})
     return Batch(out, ordered, tuple(notes), len(todo), isolation.describe(), words)

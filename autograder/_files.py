@@ -14,9 +14,12 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ._errors import UsageError
+
 __all__ = [
     "ZIP_DATE",
     "libc",
+    "make_folder",
     "remove_temporaries",
     "remove_tree",
     "sync_folder",
@@ -41,6 +44,19 @@ _PREFIX, _SUFFIX = ".autograder-", ".tmp"
 def libc() -> ctypes.CDLL:
     """The C library, loaded once: a load per call costs more than the call itself."""
     return ctypes.CDLL(None, use_errno=True)
+
+
+def make_folder(path: str | Path, what: str) -> None:
+    """Make the folder ``path`` (and its parents) for ``what`` ("the results"); a file in
+    its way, or a folder that cannot be made, is one :class:`UsageError` naming it."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UsageError(str(path), f"is a file, not a folder for {what}")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(str(path), f"cannot make a folder for {what} "
+                         f"({err.strerror or err})") from None  # fmt: skip
 
 
 def sync_folder(folder: Path) -> None:

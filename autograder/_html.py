@@ -24,7 +24,7 @@ from ._boards import board_family
 from ._boards._picture import BoardPicture
 from ._errors import BoardError
 from ._files import sync_folders, write_atomic
-from ._plain import printable
+from ._plain import printable, printable_lines
 from ._reports import feedback_names, gradebook_status, score_buckets, tally_mistakes
 from ._results import SubmissionResult, TestResult
 from ._svg import Bar, Paint, bars_svg, board_svg, scale_fill, shared_drawings, templates
@@ -258,7 +258,7 @@ def _context(
         "passed": result.passed,
         "verdict": "" if visible_only else _verdict(result),
         "headline": headline,
-        "problems": [printable(p) for p in result.problems],
+        "problems": [printable_lines(p) for p in result.problems],
         "boards": boards,
         "hidden": hidden,
         "legend": ERROR_TONES,

@@ -39,7 +39,13 @@ entries as usual.
   may the original name; even the end of a folder's name is not Moodle's alone once an
   uploaded zip is unpacked into a folder of its name. So every
   ``_<digits>_assignsubmission_<plugin>`` after a non-empty name is a reading. Moodle
-  gives no attempt order (the newest file wins, as for plain names).
+  gives no attempt order (the newest file wins, as for plain names). Without a folder per
+  student, Moodle writes one file per uploaded file of a submission: the ``file`` plugin's
+  files of one participant under one full name are the parts of one submission, graded
+  together as the folder Moodle would have made (``<full name>_<id>_assignsubmission_file_``,
+  each part under its original name). Other plugins' entries (``onlinetext``: the text
+  typed in Moodle's editor, as ``onlinetext.html``) hold no program: they are graded only
+  when the participant uploaded no file.
 
 A name can also fit two formats (a Canvas file uploaded as ``x_22222_attempt_<time>_y.py``
 reads as Blackboard too): that is two readings as well. Attempts are compared only within
@@ -67,6 +73,8 @@ from pathlib import Path
 __all__ = ["Submission", "find_submissions"]
 
 CANVAS, BLACKBOARD, MOODLE = "Canvas", "Blackboard", "Moodle"
+# Moodle's plugin of uploaded files; the others (online text) hold no program.
+MOODLE_FILES = "file"
 
 # From a position in a Canvas name: [_LATE]_<user id>_<file id>_<original name>.
 _CANVAS_IDS = re.compile(r"(?:_LATE)?_(?P<id>[0-9]+)_(?P<file>[0-9]+)_(?P<orig>.+)", re.S)
@@ -87,7 +95,10 @@ _SKIPPED = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
 class Submission:
     """One student's work: ``path`` is a file or a folder; ``order`` sorts attempts of one
     format (``lms``, empty for a plain name). With a ``problem`` it cannot be graded (a name
-    that fits two students or two formats) and ``student`` only labels its row."""
+    that fits two students or two formats) and ``student`` only labels its row. With
+    ``parts`` it is the files of one Moodle submission, each entry with its original name:
+    ``path`` is then the folder Moodle would have put them in, which does not exist (the
+    grader puts them together in a temporary folder of that name)."""
 
     student: str
     path: Path
@@ -96,6 +107,13 @@ class Submission:
     lms: str = ""
     problem: str = ""
     late: bool = False  # the LMS marked it late (Canvas's LATE), whatever its time
+    parts: tuple[tuple[str, Path], ...] = ()
+
+    def shown(self) -> str:
+        """The entry as notes name it: a submission in parts with its parts' names."""
+        if not self.parts:
+            return self.path.name
+        return f"{self.path.name} ({', '.join(name for name, _ in self.parts)})"
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,8 @@ class _Reading:
     name: str = ""
     receipt: bool = False
     late: bool = False
+    plugin: str = ""  # Moodle's: what the entry holds (uploaded files, online text)
+    part: str = ""  # Moodle's: an uploaded file's original name, after the plugin
 
     def key(self) -> tuple[str, str, str, bool]:
         return (self.lms, self.student, self.order, self.receipt)
@@ -200,10 +220,18 @@ def _blackboard(text: str, users: dict[str, str]) -> list[_Reading]:
 
 def _moodle(text: str) -> list[_Reading]:
     return [
-        _Reading(MOODLE, m["id"], "", f"{m['plugin']} submission", name=text[: m.start()])
+        _Reading(MOODLE, m["id"], "", f"{m['plugin']} submission", name=text[: m.start()],
+                 plugin=m["plugin"], part=_original_name(text[m.end() :]))
         for m in _MOODLE_MARK.finditer(text)
         if m.start() > 0
-    ]
+    ]  # fmt: skip
+
+
+def _original_name(tail: str) -> str:
+    """The uploaded file's name in what follows a Moodle mark (``_trap_lane.py``), or ``""``
+    when there is none (a folder's ``_``) or it could not be a file's name of its own."""
+    name = tail[1:]
+    return name if tail.startswith("_") and name not in ("", ".", "..") else ""
 
 
 def _readings(entry: Path, users: dict[str, str]) -> list[_Reading]:
@@ -226,19 +254,19 @@ def _ambiguous(entry: Path, readings: list[_Reading]) -> Submission:
     return Submission(entry.name, entry, problem=problem)
 
 
-def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, str]:
-    """The submission an entry holds, or ``None`` and why it is skipped."""
+def _identify(entry: Path, users: dict[str, str]) -> tuple[Submission | None, str, _Reading | None]:
+    """The submission an entry holds, or ``None`` and why it is skipped; and the one
+    reading of its name, if it has one."""
     readings = _readings(entry, users)
     if not readings:
-        return Submission(_plain_id(entry), entry), ""
+        return Submission(_plain_id(entry), entry), "", None
     if len(readings) > 1:
-        return _ambiguous(entry, readings), ""
+        return _ambiguous(entry, readings), "", None
     (reading,) = readings
     if reading.receipt:
-        return None, "a Blackboard receipt"
-    return Submission(
-        reading.student, entry, reading.order, reading.name, reading.lms, late=reading.late
-    ), ""
+        return None, "a Blackboard receipt", reading
+    r = reading
+    return Submission(r.student, entry, r.order, r.name, r.lms, late=r.late), "", r
 
 
 def _plain_id(entry: Path) -> str:
@@ -253,8 +281,49 @@ def _plain_id(entry: Path) -> str:
     return entry.stem
 
 
+def _modified(submission: Submission) -> float:
+    """When a submission was last changed: its entry's time, or its newest part's."""
+    paths = [path for _, path in submission.parts] or [submission.path]
+    return max(path.stat().st_mtime for path in paths)
+
+
 def _newest(group: list[Submission]) -> Submission:
-    return max(group, key=lambda s: (s.order, s.path.stat().st_mtime, s.path.name))
+    return max(group, key=lambda s: (s.order, _modified(s), s.path.name))
+
+
+def _moodle_submissions(
+    student: str, group: list[tuple[Submission, _Reading]]
+) -> tuple[list[Submission], list[str]]:
+    """A Moodle participant's submissions: the uploaded files of one download (one full
+    name) put together as one submission in parts, and other plugins' entries (online text)
+    set aside when there are uploaded files; notes on what was set aside."""
+    files = [(s, r) for s, r in group if r.plugin == MOODLE_FILES]
+    others = [(s, r) for s, r in group if r.plugin != MOODLE_FILES]
+    notes: list[str] = []
+    if files and others:
+        notes = [
+            f"skipped {s.path.name}: Moodle's {r.plugin} entry, not a program "
+            f"(student {student} uploaded files)"
+            for s, r in others
+        ]
+        group = files
+    whole: list[Submission] = []
+    parts: dict[str, list[tuple[str, Submission]]] = {}
+    for s, r in group:
+        if r.plugin == MOODLE_FILES and r.part and s.path.is_file():
+            parts.setdefault(r.name, []).append((r.part, s))
+        else:
+            whole.append(s)
+    for name, found in parts.items():
+        if len(found) == 1:  # one file: graded as it is, under its entry's name
+            whole.append(found[0][1])
+            continue
+        first = found[0][1]
+        folder = first.path.parent / f"{name}_{student}_assignsubmission_{MOODLE_FILES}_"
+        whole.append(
+            replace(first, path=folder, parts=tuple(sorted((p, s.path) for p, s in found)))
+        )
+    return whole, notes
 
 
 def _formats(student: str, group: list[Submission]) -> Submission:
@@ -317,27 +386,33 @@ def find_submissions(
     users = {**users, **_blackboard_users(only)}
     notes: list[str] = []
     refused: list[Submission] = []
-    by_student: dict[str, list[Submission]] = {}
+    by_student: dict[str, list[tuple[Submission, _Reading | None]]] = {}
     for entry in entries:
-        submission, why = _identify(entry, users)
+        submission, why, reading = _identify(entry, users)
         if submission is None:
             notes.append(f"skipped {entry.name}: {why}")
         elif submission.problem:
             refused.append(submission)
         else:
-            by_student.setdefault(submission.student, []).append(submission)
+            by_student.setdefault(submission.student, []).append((submission, reading))
     chosen: list[Submission] = []
-    for student, group in sorted(by_student.items()):
+    for student, read in sorted(by_student.items()):
+        group = [s for s, _ in read]
         if len({s.lms for s in group}) > 1:
             refused.append(_formats(student, group))
             continue
+        if group[0].lms == MOODLE:
+            # (every Moodle entry was read as Moodle's: it has its reading)
+            moodle = [(s, r) for s, r in read if r is not None]
+            group, set_aside = _moodle_submissions(student, moodle)
+            notes += set_aside
         newest = _newest(group)
         chosen.append(newest)
         if len(group) > 1:
-            names = ", ".join(s.path.name for s in group if s is not newest)
+            names = ", ".join(s.shown() for s in group if s is not newest)
             notes.append(
                 f"student {student} has {len(group)} submissions: graded the newest, "
-                f"{newest.path.name}; not graded: {names}"
+                f"{newest.shown()}; not graded: {names}"
             )
     notes += [f"not graded: {s.problem}" for s in refused]
     found = _distinct_labels(chosen + refused)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cell", "printable"]
+__all__ = ["cell", "printable", "printable_lines"]
 
 # C0 controls but tab (a tab moves the cursor and nothing else), DEL and C1 controls (a
 # terminal takes 0x9b as ESC [), lone surrogates (bytes of a name that are not UTF-8, which
@@ -42,6 +42,12 @@ def printable(text: str) -> str:
     text as something else, written as its Python escape (``\\x1b``, ``\\r``, ``\\n``,
     ``\\u202e``). Newlines are escaped too, so one line stays one line."""
     return _UNSAFE.sub(_escaped, text)
+
+
+def printable_lines(text: str) -> list[str]:
+    """``text`` line by line, each :func:`printable`: a compiler's message keeps its lines
+    (the caret under the column at fault) and no line can act on a terminal."""
+    return [printable(line) for line in text.split("\n")]
 
 
 def cell(text: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import load_assignment
-from ._batch import META, RESULTS, fingerprint, read_results
+from ._batch import META, RESULTS, fingerprint, manifest_digest, read_results
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
 from ._files import write_atomic
@@ -62,6 +62,34 @@ def _printed(out: Path, student: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
+def _same_manifest(out: Path, recorded: str | None, manifest: Manifest | None) -> None:
+    """Refuse to mark a batch's outputs on other boards than they were printed on: a batch
+    graded with a manifest needs that manifest again, one graded without needs none. (A
+    batch from before ``batch.json`` named its manifest records nothing, and is let be.)"""
+    given = manifest_digest(manifest)
+    if recorded is None or recorded == given:
+        return
+    if given is None:
+        raise UsageError(str(out), "was graded with --manifest (each student on their own "
+                         "board): pass the same --manifest to mark it again")  # fmt: skip
+    raise UsageError(
+        str(manifest.source if manifest else out),
+        f"is not the manifest {out} was graded with: its outputs were printed on that one's boards",
+    )
+
+
+def _late_again(result: SubmissionResult) -> SubmissionResult:
+    """``result``, newly marked, with the late penalty its grading took off taken off again
+    (the days late are what they were; the penalty is a share of the new score)."""
+    late = result.extra.get("late")
+    if not isinstance(late, dict) or "penalty" not in late:
+        return result
+    penalty = float(late["penalty"])
+    score = round(result.score * (1 - penalty / 100), 4)
+    extra = {**result.extra, "late": {**late, "score_before": result.score}}
+    return dataclasses.replace(result, score=score, extra=extra)
+
+
 def regrade_folder(
     out: str | Path,
     answers: AnswerSource,
@@ -73,9 +101,11 @@ def regrade_folder(
     out = Path(out)
     meta = out / META
     try:
-        name = json.loads(meta.read_text(encoding="utf-8"))["assignment"]
+        recorded = json.loads(meta.read_text(encoding="utf-8"))
+        name = recorded["assignment"]
     except (OSError, ValueError, KeyError, TypeError):
         raise UsageError(str(out), f"is not a graded batch (no readable {META})") from None
+    _same_manifest(out, recorded.get("manifest"), manifest)
     assignment = load_assignment(name)
     cases = answers.cases(assignment)
     judge = policy_judge(answers, assignment)
@@ -106,21 +136,24 @@ def regrade_folder(
             stderr = tuple(line for line in test.staff if line not in again.staff)
             tests.append(dataclasses.replace(again, seconds=test.seconds,
                                              staff=(*again.staff, *stderr)))  # fmt: skip
-        score = round(sum(t.score for t in tests), 4)
         now = result
         if result.status == "graded":
-            now = dataclasses.replace(result, tests=tuple(tests), score=score)
+            now = dataclasses.replace(result, tests=tuple(tests),
+                                      score=round(sum(t.score for t in tests), 4))  # fmt: skip
+            now = _late_again(now)
         if abs(now.score - result.score) > 1e-9:
             changed.append((result.student, result.score, now.score))
         results.append(now)
     log = "".join(json.dumps(r.to_json()) + "\n" for r in results)
     write_atomic(out / RESULTS, log)
     key = fingerprint(assignment, cases, manifest)
-    write_atomic(meta, json.dumps({"assignment": name, "answer_key": key}) + "\n")
+    write_atomic(meta, json.dumps({"assignment": name, "answer_key": key,
+                                   "manifest": manifest_digest(manifest)}) + "\n")  # fmt: skip
     ordered = tuple(sorted(results, key=lambda r: r.student))
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)
     notes = write_html_reports(out, ordered, assignment, words, synced=False)
-    notes += write_reports(out, ordered, assignment.title, words)
+    names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
+    notes += write_reports(out, ordered, assignment.title, words, names)
     changed.sort()
     return Regrade(ordered, tuple(changed), kept, tuple(notes))

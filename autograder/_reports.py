@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ._exports import CANVAS_FILE, MOODLE_FILE, canvas_gradebook, moodle_gradebook
 from ._files import sync_folders, write_atomic
-from ._plain import cell, printable
+from ._plain import cell, printable, printable_lines
 from ._results import SubmissionResult, TestResult
 from ._texts import GENERIC_MISTAKES
 
@@ -74,7 +74,9 @@ def feedback_text(result: SubmissionResult, title: str = "") -> str:
     if isinstance(late, dict) and late.get("days"):
         taken = f"-{float(late.get('penalty', 0)):g}% of {float(late['score_before']):.2f}"
         lines.append(f"late: {late['days']} day(s) ({late.get('how', '')}): {taken}")
-    lines += [f"problem: {printable(p)}" for p in result.problems]
+    for problem in result.problems:
+        first, *rest = printable_lines(problem)
+        lines += [f"problem: {first}", *(f"    {line}" for line in rest)]
     for test in result.tests:
         mark = _MARK.get(test.status, "FAIL")
         hidden = "" if test.visible else " [hidden]"
@@ -362,10 +364,10 @@ def write_reports(
     problems: list[str] = []
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
-    names = feedback_names(r.student for r in results)
+    files = feedback_names(r.student for r in results)
     for r in results:
         try:
-            write_atomic(feedback / names[r.student], feedback_text(r, title), synced=False)
+            write_atomic(feedback / files[r.student], feedback_text(r, title), synced=False)
         except OSError as err:
             problems.append(f"feedback of {r.student} not written: {err}")
     maximum = max((r.max_score for r in results), default=0.0)

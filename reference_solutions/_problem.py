@@ -56,17 +56,31 @@ class Problem:
     board_source: str
     params: Any
     game: Game
+    settings: tuple[str, ...] = ()  # the ``--set key=value`` given, as given
+
+    @property
+    def where(self) -> str:
+        """What to blame for a game that cannot be played: the board, and the settings that
+        changed its rules ("the public board with --set faces=1")."""
+        return _blamed(self.assignment, self.board_source, self.settings)
 
     @property
     def board_words(self) -> str:
         """The board as a person names it: "the public board", or its file."""
-        if self.board_source == f"{self.assignment.config} [board]":
-            return "the public board"
-        return self.board_source
+        return _board_words(self.assignment, self.board_source)
 
     def board_file(self) -> dict[str, Any]:
         """The board file a program is given for this board and these parameters."""
         return self.assignment.board_family.board_file(self.board, params_to_json(self.params))
+
+
+def _board_words(assignment: Assignment, source: str) -> str:
+    return "the public board" if source == f"{assignment.config} [board]" else source
+
+
+def _blamed(assignment: Assignment, source: str, settings: Sequence[str]) -> str:
+    changed = "".join(f" --set {s}" for s in settings)
+    return f"{_board_words(assignment, source)} with{changed}" if changed else source
 
 
 def load_rules(assignment: Assignment) -> ModuleType:
@@ -134,15 +148,15 @@ def make_problem(
     try:
         game = rules.build(loaded.board, parsed)
     except UsageError as err:
-        raise err.located(loaded.source) from None
-    return Problem(assignment, rules, loaded.board, loaded.source, parsed, game)
+        raise err.located(_blamed(assignment, loaded.source, settings)) from None
+    return Problem(assignment, rules, loaded.board, loaded.source, parsed, game, tuple(settings))
 
 
 def solve_problem(problem: Problem, method: str = "policy_iteration", **options: float) -> Solution:
     try:
         return solve(problem.game.model, method, **options)
     except UsageError as err:
-        raise err.located(problem.board_source) from None
+        raise err.located(problem.where) from None
 
 
 def solution_json(problem: Problem, solution: Solution) -> dict[str, Any]:

@@ -6,6 +6,7 @@ dispatch."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -81,3 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:
+        # A file the command was told to read or write (a folder given for a file, a full
+        # disk, no permission) that no verb checked first: still one line naming it.
+        where = err.filename2 or err.filename
+        if where is None:
+            raise
+        print(f"autograder: error: {os.fsdecode(where)}: {err.strerror or err}", file=sys.stderr)
+        return 2

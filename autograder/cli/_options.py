@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .._errors import UsageError
 from .._sandbox import LEVELS
 
 __all__ = [
@@ -86,6 +87,9 @@ def add_isolation_option(parser: argparse.ArgumentParser) -> None:
 def write_output(text: str, path: str | None) -> None:
     """``text`` to the file ``path``, or to standard output."""
     if path:
-        Path(path).write_text(text, encoding="utf-8")
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise UsageError(path, f"cannot be written ({err.strerror or err})") from None
     else:
         sys.stdout.write(text)

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from reference_solutions import classic_turns, new_jump_board, new_trap_board
@@ -19,7 +18,7 @@ from .. import (
     describe_board,
     grid_goal_problem,
 )
-from ._options import count, non_negative
+from ._options import count, non_negative, write_output
 
 HELP = "make board files"
 JUMP_OPTIONS = ("goal", "chutes", "ladders", "min_turns", "max_turns")
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     options = {k: getattr(args, k) for k in (*JUMP_OPTIONS, *TRAP_OPTIONS)}
     text, line = new_board(args.seed, options, args.trap_lane)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(text, args.output)
         print(f"wrote {args.output}: {line}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from .. import VISIBILITIES, build_gradescope
+from .. import VISIBILITIES, UsageError, build_gradescope
 from ._options import add_isolation_option, add_timeout_option
 
 HELP = "the Gradescope autograder zip"
@@ -23,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if Path(args.out).is_dir():  # (said before the export's work, not after)
+        raise UsageError(args.out, "is a folder; give the zip's name (autograder.zip)")
     path = build_gradescope(
         args.assignment, args.out, manifest=args.manifest, timeout=args.timeout,
         hidden_visibility=args.hidden_visibility, isolation=args.isolation,

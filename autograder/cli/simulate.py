@@ -34,15 +34,29 @@ def simulate_text(
     result = simulate(model, solution.policy, games, seed)
     what = "discounted reward" if model.maximize else "turns"
     low, high = result.interval()
+    played = result.games + result.unfinished
     lines = [
-        f"{name} on {problem.board_words}: {result.games} games under the optimal policy, "
-        f"seed {seed}",
-        f"mean {what}: {result.mean:.4f}   standard deviation: {result.std:.4f}",
-        f"95% confidence interval for the mean: [{low:.4f}, {high:.4f}]",
-        f"computed expected {what}: {solution.start_value:.4f}",
+        f"{name} on {problem.board_words}: {played} games under the optimal policy, seed {seed}"
     ]
     if result.unfinished:
-        lines.append(f"warning: {result.unfinished} games did not finish and are left out")
+        # The games left out are the longest ones, so the rest are no sample of all games:
+        # an interval from them would be narrow and wrong.
+        lines += [
+            f"warning: {result.unfinished} of {played} games did not finish and are left out",
+            f"mean {what} of the {result.games} that finished: {result.mean:.4f} (below the "
+            "mean of all games)"
+            if result.games
+            else f"mean {what}: none (no game finished)",
+            "95% confidence interval: none, as the games left out are the longest",
+        ]
+    elif result.games < 2:
+        lines += [f"{what}: {result.mean:.4f}", "95% confidence interval: none from one game"]
+    else:
+        lines += [
+            f"mean {what}: {result.mean:.4f}   standard deviation: {result.std:.4f}",
+            f"95% confidence interval for the mean: [{low:.4f}, {high:.4f}]",
+        ]
+    lines.append(f"computed expected {what}: {solution.start_value:.4f}")
     lines.append("game lengths (turns):")
     lines += histogram_lines(result.length)
     return "\n".join(lines) + "\n"

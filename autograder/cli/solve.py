@@ -41,7 +41,7 @@ def solve_text(
     try:
         return render(problem.game.answer(solution))
     except UsageError as err:
-        raise err.located(problem.board_source) from None
+        raise err.located(problem.where) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         output_format(answer.output).render(answer)
     except UsageError as err:
-        raise err.located(problem.board_source) from None
+        raise err.located(problem.where) from None
     language = getattr(args, "language", "python")
     if language == "java" and not has_java_starter(problem.assignment):
         raise UsageError("--language java", f"{args.assignment} has no Java starter")

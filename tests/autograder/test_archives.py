@@ -7,9 +7,12 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 import stat
+import struct
 import tarfile
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -371,3 +374,144 @@ def test_a_plain_named_tar_gz_is_its_student_without_both_suffixes(tmp_path):
     (folder / "bob.tgz").write_bytes(b"")
     found, _ = find_submissions(folder)
     assert sorted(s.student for s in found) == ["alice", "bob"]
+
+
+# --- what a zip or tarball records: times, and names written by Info-ZIP --------------------
+
+
+def without_utf8_flag(path: Path) -> Path:
+    """The zip as Info-ZIP on Linux writes one: each name's UTF-8 bytes, without the flag
+    that says they are UTF-8 (which zipfile sets), so that zipfile reads them as cp437."""
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        infos, at = archive.infolist(), archive.start_dir
+    for info in infos:
+        data[info.header_offset + 7] &= ~0x08  # bit 11 of the local header's flags
+        assert data[at : at + 4] == b"PK\x01\x02"
+        data[at + 9] &= ~0x08  # and of the central directory's
+        name, extra, comment = struct.unpack("<HHH", data[at + 28 : at + 34])
+        at += 46 + name + extra + comment
+    path.write_bytes(bytes(data))
+    return path
+
+
+def dated(name: str, date_time: tuple[int, ...], unix_time: int | None = None) -> zipfile.ZipInfo:
+    """A zip member with a DOS time and, if given, Info-ZIP's Unix time beside it."""
+    info = zipfile.ZipInfo(name, date_time)
+    if unix_time is not None:
+        info.extra = struct.pack("<HHBI", 0x5455, 5, 1, unix_time)
+    return info
+
+
+def unpacked_into(archive: Path, tmp_path: Path) -> Path:
+    into = tmp_path / "into"
+    into.mkdir()
+    assert unpack(archive, into, CAPS, unwrap=False) == into
+    return into
+
+
+def test_zip_members_keep_the_times_the_zip_records(tmp_path):
+    archive = make_zip(
+        tmp_path / "times.zip",
+        [(dated("hw/", (2021, 3, 4, 5, 6, 8)), ""),
+         (dated("hw/old.py", (2020, 1, 2, 3, 4, 6)), "x"),
+         (dated("hw/new.py", (2020, 1, 2, 3, 4, 6), unix_time=1_700_000_001), "y"),
+         (dated("lib/deep/a.py", (2019, 5, 6, 7, 8, 10)), "z")],
+    )  # fmt: skip
+    into = unpacked_into(archive, tmp_path)
+
+    def local(*date_time: int) -> float:
+        return time.mktime((*date_time, 0, 0, -1))
+
+    assert (into / "hw" / "old.py").stat().st_mtime == local(2020, 1, 2, 3, 4, 6)
+    assert (into / "hw" / "new.py").stat().st_mtime == 1_700_000_001  # UTC, to the second
+    # A folder keeps its own time, written after what was written in it.
+    assert (into / "hw").stat().st_mtime == local(2021, 3, 4, 5, 6, 8)
+    # Folders the zip does not list take the newest time of what they hold.
+    assert (into / "lib" / "deep").stat().st_mtime == local(2019, 5, 6, 7, 8, 10)
+    assert (into / "lib").stat().st_mtime == local(2019, 5, 6, 7, 8, 10)
+
+
+def test_tar_members_keep_the_times_the_tar_records(tmp_path):
+    folder = tarfile.TarInfo("hw")
+    folder.type, folder.mtime = tarfile.DIRTYPE, 1_600_000_000
+    program = tarfile.TarInfo("hw/classic.py")
+    program.mtime = 1_500_000_000
+    deep = tarfile.TarInfo("lib/deep/a.py")
+    deep.mtime = 1_400_000_000
+    archive = make_tar(
+        tmp_path / "times.tar.gz",
+        [folder, program, deep],
+        {"hw/classic.py": b"x", "lib/deep/a.py": b"y"},
+    )
+    into = unpacked_into(archive, tmp_path)
+    assert (into / "hw" / "classic.py").stat().st_mtime == 1_500_000_000
+    assert (into / "hw").stat().st_mtime == 1_600_000_000
+    assert (into / "lib" / "deep").stat().st_mtime == 1_400_000_000
+    assert (into / "lib").stat().st_mtime == 1_400_000_000
+
+
+def test_a_zipped_download_grades_the_same_attempt_as_its_folder(tmp_path):
+    # alice handed in twice: alice.py first (wrong), then the folder alice/ (right). The
+    # zip lists alice.py last, so unpacked without its times it would be the newest.
+    subs = tmp_path / "subs"
+    (subs / "alice").mkdir(parents=True)
+    (subs / "alice" / "classic.py").write_text(reference_program("classic"))
+    (subs / "alice.py").write_text("print('Expected turns per game: 1.00')\n")
+    times = {"alice": 1_700_000_000, "alice/classic.py": 1_700_000_000, "alice.py": 1_600_000_000}
+    for name, when in times.items():
+        os.utime(subs / name, (when, when))
+    download = tmp_path / "lms.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        for name in times:
+            archive.write(subs / name, name)
+    scores = {}
+    for graded in (subs, download):
+        batch = grade_folder("classic", graded, tmp_path / f"out-{graded.name}",
+                             answers=ANSWERS, cases=CASES)  # fmt: skip
+        scores[graded.name] = [(r.student, r.score) for r in batch.results]
+        assert any("graded the newest, alice;" in n for n in batch.notes)
+    assert scores == {"subs": [("alice", 25)], "lms.zip": [("alice", 25)]}
+
+
+def test_utf8_names_without_the_utf8_flag_are_read_as_utf8(tmp_path):
+    archive = without_utf8_flag(
+        make_zip(tmp_path / "names.zip",
+                 [("rosa ñ é.py", "x"), ("café/ñandú.py", "y"), ("plain.py", "z")])
+    )  # fmt: skip
+    with zipfile.ZipFile(archive) as check:  # what zipfile alone makes of them
+        assert "rosa ├▒ ├⌐.py" in check.namelist()
+    into = unpacked_into(archive, tmp_path)
+    assert files_under(into) == {"rosa ñ é.py", "café", "café/ñandú.py", "plain.py"}
+
+
+def test_names_that_are_not_utf8_stay_cp437(tmp_path):
+    # A DOS tool's name: bytes 0x81 and 0x94 (ü and ö in cp437) are not UTF-8.
+    archive = make_zip(tmp_path / "dos.zip", [("M_ll_r.py", "x")])
+    archive.write_bytes(archive.read_bytes().replace(b"M_ll_r.py", b"M\x81ll\x94r.py"))
+    assert files_under(unpacked_into(archive, tmp_path)) == {"Müllör.py"}
+
+
+# Unsafe members whose names are read as UTF-8: the checks apply to the names so read.
+UNSAFE_UTF8 = {
+    "dotdot": ([("../ñ.py", "x")], 'unsafe member "../ñ.py" (its path leaves the archive)'),
+    "deep": ([("ñ/../../é.py", "x")], 'unsafe member "ñ/../../é.py"'),
+    "absolute": ([("/tmp/ñ.py", "x")], "leaves the archive"),
+    "link": ([(symlink_zip_member("ñ.py"), "/etc/passwd")], 'member "ñ.py" is a link'),
+    "many": ([(f"ñ{k}.py", "") for k in range(MAX_SUBMISSION_FILES + 1)], "more than"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSAFE_UTF8))
+def test_names_read_as_utf8_are_checked_as_read(tmp_path, name):
+    members, reason = UNSAFE_UTF8[name]
+    archives = tmp_path / "archives"
+    archives.mkdir()
+    archive = without_utf8_flag(make_zip(archives / f"{name}.zip", members))
+    into = tmp_path / "into"
+    into.mkdir()
+    with pytest.raises(ArchiveError) as caught:
+        unpack(archive, into, CAPS)
+    assert reason in str(caught.value)
+    outside = files_under(tmp_path) - {"tmp", "archives", "into", f"archives/{name}.zip"}
+    assert outside <= {f"into/{f}" for f in files_under(into)}

@@ -138,6 +138,26 @@ def test_simulate_is_seeded_and_prints_its_summary(capsys):
     assert sum(int(line.split()[-1]) for line in bars) == 3000
 
 
+def test_simulate_gives_no_interval_when_games_are_left_out(tmp_path, monkeypatch, capsys):
+    import functools
+
+    import autograder.cli.simulate as verb
+    from reference_solutions import simulate
+
+    # 49 chutes and no ladder: a game takes about 5e7 turns, so within 200 moves almost
+    # none ends, and those that do are the shortest there are.
+    board = tmp_path / "chutes.json"
+    assert main(["board", "new", "--seed", "1", "--chutes", "49", "--ladders", "0",
+                 "-o", str(board)]) == 0  # fmt: skip
+    monkeypatch.setattr(verb, "simulate", functools.partial(simulate, max_steps=200))
+    text = verb.simulate_text("classic", str(board), games=50, seed=3)
+    assert "games did not finish and are left out" in text
+    assert "95% confidence interval: none, as the games left out are the longest" in text
+    assert "confidence interval for the mean" not in text and "[" not in text
+    one = verb.simulate_text("classic", games=1)
+    assert "1 games under" in one and "none from one game" in one and "[" not in one
+
+
 def test_solve_with_value_iteration_matches(capsys):
     pi = json.loads(run_here(capsys, "solve", "boosted", "--json").stdout)
     vi = json.loads(

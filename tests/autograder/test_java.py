@@ -30,6 +30,8 @@ from autograder import (
 )
 from autograder._errors import UsageError
 from autograder._examples import examples_dir
+from autograder._html import submission_html
+from autograder._reports import feedback_text
 from autograder._templates import render_program
 from autograder._texts import NOT_IMPLEMENTED
 from reference_solutions import ReferenceAnswers, reference_program
@@ -148,6 +150,13 @@ def test_not_compiling_is_an_error_row_with_the_compiler_first_lines(answers, tm
     assert lines[1].startswith("Classic.java:") and "error" in lines[1]
     assert 2 <= len(lines) <= 1 + _configured.SHOWN_COMPILER_LINES
     assert "autograder-run-" not in problem and "/tmp" not in problem
+    # The feedback and the page keep the compiler's lines as lines (the caret under the
+    # column at fault), not one line of "\n"s.
+    text = feedback_text(result)
+    assert "problem: Classic.java does not compile:\n    Classic.java:" in text
+    assert "\\n" not in text
+    page = submission_html(result, load_assignment("classic"))
+    assert '<pre class="problem">Classic.java:' in page and "\\n" not in page
 
 
 @pytest.mark.slow  # (two boards to their time limit; endless Python programs: test_adversarial)

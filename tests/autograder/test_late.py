@@ -122,3 +122,26 @@ def test_a_bad_late_section_names_the_file(assignments):
     with pytest.raises(UsageError, match="deadline") as err:
         load_assignment("classic")
     assert "assignment.toml" in str(err.value)
+
+
+def test_a_times_file_that_misses_or_mistypes_a_student_is_said(assignments, tmp_path):
+    public = [c for c in ReferenceAnswers().cases(load_assignment("classic")) if c.visible]
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for student in ("alice", "bob"):
+        (folder / f"{student}.py").write_text("print(1)\n")
+    # "alicee": a typo, so alice has no time; bob's row is right.
+    day = datetime(2026, 11, 24, tzinfo=UTC)
+    times = {"alicee": day, "bob": day}
+
+    def notes(out: str) -> tuple[str, ...]:
+        return grade_folder("classic", folder, tmp_path / out, answers=ReferenceAnswers(),
+                            cases=public, isolation="process", times=times).notes  # fmt: skip
+
+    said = notes("without")  # classic has no [late] policy as shipped
+    assert "--times has no effect: classic has no [late] policy" in said
+    with_policy(assignments, "deadline = 2026-11-20T23:59:00Z\n")
+    said = notes("with")
+    assert "--times: no submission for alicee" in said
+    assert "--times: no time for alice: counted as on time" in said
+    assert not any("bob" in note for note in said)

@@ -3,13 +3,14 @@ tolerance changes, without running anything; exactly the scores the change moves
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from autograder import grade_folder, regrade_folder
+from autograder import grade_folder, load_manifest, regrade_folder
 from autograder._assignments import assignments_dir
 from autograder.cli import main
 from reference_solutions import ReferenceAnswers, reference_program
@@ -118,3 +119,118 @@ def test_a_folder_that_is_no_batch_is_one_line(tmp_path, capsys):
     assert main(["regrade", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(tmp_path) in err[0] and "batch.json" in err[0]
+
+
+# --- a batch graded with a manifest and a late policy -------------------------------------
+
+LATE = """
+[late]
+deadline = 2026-01-01T23:59:00Z
+penalty_per_day = 10
+cap = 50
+"""
+# Each student on a board of their own, with their name, as ``variants`` writes it.
+OWN = {
+    "right": ({"goal": 20, "jumps": [[3, 12], [17, 5]]}, "Lovelace, Ada"),
+    "off": ({"goal": 30, "jumps": [[2, 25]]}, "Hopper, Grace"),
+}
+
+
+def write_manifest_file(path: Path, own: dict) -> Path:
+    students = [{"id": who, "board": board, "name": name} for who, (board, name) in own.items()]
+    data = {"format": 1, "assignment": "classic", "secret_id": "abc123", "students": students}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def graded_late(tmp_path_factory) -> Path:
+    """``right`` two days late, ``off`` one day late, each on their own board (14 runs)."""
+    base = tmp_path_factory.mktemp("regrade-late")
+    assignments = base / "assignments"
+    shutil.copytree(assignments_dir(), assignments)
+    config = assignments / "classic" / "assignment.toml"
+    config.write_text(config.read_text() + LATE)
+    folder = base / "submissions"
+    folder.mkdir()
+    right = reference_program("classic")
+    (folder / "right.py").write_text(right)
+    (folder / "off.py").write_text(OFF_BY.format(source=right))
+    (base / "times.csv").write_text(
+        "student,submitted\nright,2026-01-03T10:00:00Z\noff,2026-01-02T08:00:00Z\n"
+    )
+    manifest = write_manifest_file(base / "manifest.json", OWN)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_ASSIGNMENTS", str(assignments))
+        status = main(["grade", "classic", str(folder), "--out", str(base / "out"),
+                       "--manifest", str(manifest), "--times", str(base / "times.csv"),
+                       "--isolation", "process"])  # fmt: skip
+    assert status in (0, 1)
+    return base
+
+
+@pytest.fixture()
+def late_batch(graded_late, tmp_path, monkeypatch) -> Path:
+    for part in ("assignments", "out"):
+        shutil.copytree(graded_late / part, tmp_path / part)
+    shutil.copy(graded_late / "manifest.json", tmp_path / "manifest.json")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path / "assignments"))
+    return tmp_path
+
+
+def gradebooks(out: Path) -> dict[str, dict[str, dict[str, str]]]:
+    """Each gradebook's rows by student (Moodle's ``Participant <id>`` read as ``<id>``)."""
+    books = {}
+    for file, key in (("grades.csv", "student"), ("grades-canvas.csv", "ID"),
+                      ("grades-moodle.csv", "Identifier")):  # fmt: skip
+        with open(out / file, newline="", encoding="utf-8-sig") as f:
+            rows = [row for row in csv.DictReader(f) if row.get(key)]
+        books[file] = {row[key].removeprefix("Participant "): row for row in rows}
+    return books
+
+
+def test_every_gradebook_names_the_students_the_manifest_names(late_batch):
+    books = gradebooks(late_batch / "out")
+    assert books["grades.csv"]["right"]["name"] == "Lovelace, Ada"
+    assert books["grades.csv"]["off"]["name"] == "Hopper, Grace"
+    assert books["grades-canvas.csv"]["right"]["Student"] == "Lovelace, Ada"
+    assert books["grades-moodle.csv"]["off"]["Full name"] == "Hopper, Grace"
+
+
+def test_a_regrade_keeps_the_late_penalty_and_the_names(late_batch, capsys):
+    out, manifest = late_batch / "out", late_batch / "manifest.json"
+    before = gradebooks(out)["grades.csv"]
+    # 100 points, two days late at 10% a day
+    assert before["right"]["score"] == "80.00" and "2 days" in before["right"]["late"]
+    assert main(["regrade", str(out), "--manifest", str(manifest)]) == 0
+    assert "0 scores changed" in capsys.readouterr().out
+    after = gradebooks(out)
+    assert after["grades.csv"] == before
+    assert after["grades-canvas.csv"]["right"]["Student"] == "Lovelace, Ada"
+
+
+def test_the_penalty_is_taken_off_the_new_score(late_batch):
+    config = late_batch / "assignments" / "classic" / "assignment.toml"
+    off_before = gradebooks(late_batch / "out")["grades.csv"]["off"]
+    assert float(off_before["score"]) < 90.0
+    loosen(config, 0.05)
+    manifest = load_manifest(late_batch / "manifest.json", "classic")
+    done = regrade_folder(late_batch / "out", ReferenceAnswers(), manifest=manifest)
+    scores = {r.student: r.score for r in done.results}
+    assert scores == {"right": 80.0, "off": 90.0}  # all right now, one day late
+    late = next(r for r in done.results if r.student == "off").extra["late"]
+    assert late["days"] == 1 and late["score_before"] == 100.0
+
+
+def test_a_batch_graded_with_a_manifest_is_not_marked_without_it(late_batch, capsys):
+    out = late_batch / "out"
+    results = (out / "results.jsonl").read_text()
+    assert main(["regrade", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(out) in err[0] and "--manifest" in err[0]
+    other = write_manifest_file(late_batch / "other.json",
+                                {"right": OWN["off"], "off": OWN["right"]})  # fmt: skip
+    assert main(["regrade", str(out), "--manifest", str(other)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "other.json" in err[0]
+    assert (out / "results.jsonl").read_text() == results  # nothing was marked

@@ -107,3 +107,61 @@ def test_starter_keeps_a_file_it_would_replace_and_refuses_an_unprintable_board(
     for verb in ("starter", "solve", "handout"):
         assert main([verb, "classic", "--board", str(board)]) == 2, verb
         assert "not a multiple of 10" in one_error(capsys), verb
+
+
+def test_an_output_where_a_folder_or_a_file_stands_is_one_line(tmp_path, capsys):
+    folder = tmp_path / "here"
+    folder.mkdir()
+    a_file = tmp_path / "taken"
+    a_file.write_text("x\n")
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    (submissions / "ann.py").write_text("print(1)\n")
+    for argv, where in [
+        (["handout", "classic", "-o", str(folder)], folder),
+        (["starter", "classic", "-o", str(folder), "--force"], folder),
+        (["board", "new", "--seed", "1", "-o", str(folder)], folder),
+        (["gradescope", "classic", "--out", str(folder)], folder),
+        (["grade", "classic", str(submissions), "--out", str(a_file)], a_file),
+        (["grade", "classic", str(submissions), "--out", str(a_file / "sub")], a_file / "sub"),
+    ]:
+        assert main(argv) == 2, argv
+        said = capsys.readouterr().err.strip().splitlines()
+        assert len(said) == 1 and str(where) in said[0], (argv, said)
+    assert a_file.read_text() == "x\n" and list(folder.iterdir()) == []
+
+
+def test_results_inside_the_submissions_are_never_graded_as_students(tmp_path, capsys):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    (submissions / "ann.py").write_text("print(1)\n")
+    assert main(["grade", "classic", str(submissions), "--out", str(submissions)]) == 2
+    said = one_error(capsys)
+    assert str(submissions) in said and "folder of their own" in said
+    assert sorted(p.name for p in submissions.iterdir()) == ["ann.py"]
+    # Twice into a folder two levels down: the second run sees ann alone, not the first's
+    # reports nor the folder that holds them.
+    out = submissions / "graded" / "run"
+    for _ in range(2):
+        assert main(["grade", "classic", str(submissions), "--out", str(out), "--resume",
+                     "--isolation", "process", "--timeout", "5"]) in (0, 1)  # fmt: skip
+        rows = (out / "grades.csv").read_text().splitlines()
+        assert [r.split(",")[0] for r in rows[1:]] == ["ann"]
+    capsys.readouterr()
+
+
+def test_an_empty_folder_leaves_no_results_folder_behind(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["grade", "classic", str(empty), "--out", str(tmp_path / "out")]) == 2
+    assert "holds no submission" in one_error(capsys)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_setting_that_leaves_the_goal_out_of_reach_is_the_one_blamed(capsys):
+    # A spinner of one face cannot pass the standard board's chutes: the public board itself
+    # is fine, and the message says which setting made it hopeless.
+    assert main(["solve", "classic", "--set", "faces=1"]) == 2
+    said = one_error(capsys)
+    assert said.startswith("autograder: error: the public board with --set faces=1: ")
+    assert "assignment.toml" not in said and "no policy can reach the goal" in said

@@ -1,10 +1,17 @@
-"""A folder of submissions: plain names, LMS download names, newest attempt wins."""
+"""A folder of submissions: plain names, LMS download names, newest attempt wins, and the
+files of one Moodle submission graded together."""
 
 from __future__ import annotations
 
+import csv
 import os
+import tempfile
+
+import pytest
 
 from autograder import find_submissions
+from autograder._batch import grade_folder
+from reference_solutions import ReferenceAnswers, answer_key, reference_program
 
 
 def touch(path, mtime=None):
@@ -130,3 +137,123 @@ def test_a_plain_name_and_an_lms_name_of_one_id_are_not_ordered(tmp_path):
     (found,), notes = find_submissions(tmp_path)
     assert found.student == "12345" and "2 formats" in found.problem
     assert notes == [f"not graded: {found.problem}"]
+
+
+# --- Moodle's download without a folder per student: one entry per uploaded file -----------
+
+ANN = "Ann Lee_777_assignsubmission_file_"
+
+
+def test_the_uploaded_files_of_one_moodle_submission_are_its_parts(tmp_path):
+    main = touch(tmp_path / f"{ANN}trap_lane.py")
+    helper = touch(tmp_path / f"{ANN}helper.py")
+    # Moodle's online text is written beside the files: it is not a part of the program.
+    touch(tmp_path / "Ann Lee_777_assignsubmission_onlinetext_onlinetext.html")
+    alone = touch(tmp_path / "Bo Chen_888_assignsubmission_file_trap_lane.py")
+    found, notes = find_submissions(tmp_path)
+    ann, bo = found
+    assert (ann.student, ann.name, ann.lms) == ("777", "Ann Lee", "Moodle")
+    assert ann.path == tmp_path / ANN  # the folder Moodle would have made
+    assert ann.parts == (("helper.py", helper), ("trap_lane.py", main))
+    assert (bo.student, bo.path, bo.parts) == ("888", alone, ())  # one file: as it is
+    assert notes == [
+        "skipped Ann Lee_777_assignsubmission_onlinetext_onlinetext.html: Moodle's "
+        "onlinetext entry, not a program (student 777 uploaded files)"
+    ]
+
+
+def test_moodle_online_text_alone_is_still_the_students_entry(tmp_path):
+    text = touch(tmp_path / "Ann Lee_777_assignsubmission_onlinetext_onlinetext.html")
+    (found,), notes = find_submissions(tmp_path)
+    assert (found.student, found.path, found.parts) == ("777", text, ())
+    assert notes == []
+
+
+def test_moodle_parts_of_two_downloads_are_two_submissions_and_the_newest_wins(tmp_path):
+    # The same participant under two full names: two downloads put in one folder, so two
+    # submissions, of which the newest (by its newest part) is graded.
+    touch(tmp_path / f"{ANN}trap_lane.py", mtime=1_000_000_000)
+    touch(tmp_path / f"{ANN}helper.py", mtime=1_000_000_100)
+    touch(tmp_path / "Ann Leigh_777_assignsubmission_file_" / "trap_lane.py")
+    os.utime(tmp_path / "Ann Leigh_777_assignsubmission_file_", (1_000_000_050,) * 2)
+    (found,), notes = find_submissions(tmp_path)
+    assert found.path == tmp_path / ANN and len(found.parts) == 2
+    assert notes == [
+        f"student 777 has 2 submissions: graded the newest, {ANN} (helper.py, trap_lane.py); "
+        "not graded: Ann Leigh_777_assignsubmission_file_"
+    ]
+
+
+def test_other_lms_files_of_one_student_are_attempts_not_parts(tmp_path):
+    # Canvas and Blackboard name attempts: the newest wins, as before.
+    touch(tmp_path / "lovelaceada_12345_900001_classic.py")
+    touch(tmp_path / "lovelaceada_12345_900002_helper.py")
+    touch(tmp_path / "HW3_alovelace_attempt_2026-11-20-14-03-59_classic.py")
+    touch(tmp_path / "HW3_alovelace_attempt_2026-11-21-09-00-00_helper.py")
+    found, notes = find_submissions(tmp_path)
+    assert [(s.student, s.path.name, s.parts) for s in found] == [
+        ("12345", "lovelaceada_12345_900002_helper.py", ()),
+        ("alovelace", "HW3_alovelace_attempt_2026-11-21-09-00-00_helper.py", ()),
+    ]
+    assert len(notes) == 2 and all("has 2 submissions" in n for n in notes)
+
+
+def test_a_moodle_folder_named_like_an_uploaded_file_is_not_a_part(tmp_path):
+    # A zip a student uploaded, unpacked into a folder of its name, is a whole submission.
+    touch(tmp_path / f"{ANN}hw3.zip" / "trap_lane.py", mtime=1_000_000_000)
+    os.utime(tmp_path / f"{ANN}hw3.zip", (1_000_000_000,) * 2)
+    touch(tmp_path / f"{ANN}..", mtime=1_000_000_100)  # no file name of its own
+    found, notes = find_submissions(tmp_path)
+    assert [(s.path.name, s.parts) for s in found] == [(f"{ANN}..", ())]
+    assert "2 submissions" in notes[0]
+
+
+def split_program(folder, prefix=ANN):
+    """The trap lane's reference program handed in as Moodle writes two uploaded files: its
+    functions in helper.py, and trap_lane.py, which imports them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{prefix}helper.py").write_text(reference_program("trap-lane"))
+    main = "import sys\n\nfrom helper import *\n\nif __name__ == '__main__':\n    main(sys.argv)\n"
+    (folder / f"{prefix}trap_lane.py").write_text(main)
+    return folder
+
+
+@pytest.fixture
+def own_temporary_folder(tmp_path, monkeypatch):
+    """The grader's temporary folders go under the test's, so that what they leave is seen."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    return temporary
+
+
+def test_a_moodle_submission_in_parts_is_graded_as_one_folder(tmp_path, own_temporary_folder):
+    subs = split_program(tmp_path / "subs")
+    split_program(subs, "Bo Chen_888_assignsubmission_file_")
+    cases = answer_key("trap-lane", hidden=False)
+    out = tmp_path / "out"
+    batch = grade_folder("trap-lane", subs, out, answers=ReferenceAnswers(), cases=cases)
+    assert [r.student for r in batch.results] == ["777", "888"]
+    assert all(r.status == "graded" and r.score == r.max_score > 0 for r in batch.results)
+    assert batch.results[0].submission == str(subs / ANN)
+    assert not any("submissions" in n for n in batch.notes)
+    assert list(own_temporary_folder.iterdir()) == []  # the folders put together are gone
+    # The similarity report reads the parts too: the two students' code is the same.
+    with open(out / "similarity.csv", newline="") as file:
+        (pair,) = list(csv.DictReader(file))
+    assert (pair["student_a"], pair["student_b"]) == ("777", "888")
+
+
+def test_a_moodle_part_that_is_a_link_is_an_error_row(tmp_path, own_temporary_folder):
+    subs = split_program(tmp_path / "subs")
+    helper = subs / f"{ANN}helper.py"
+    helper.rename(tmp_path / "elsewhere.py")
+    helper.symlink_to(tmp_path / "elsewhere.py")
+    cases = answer_key("trap-lane", hidden=False)
+    batch = grade_folder("trap-lane", subs, tmp_path / "out", answers=ReferenceAnswers(),
+                         cases=cases)  # fmt: skip
+    (result,) = batch.results
+    assert result.status == "error" and result.problems == (
+        f"{ANN}helper.py: not a file (a link?), so it is not graded",
+    )
+    assert list(own_temporary_folder.iterdir()) == []
