@@ -54,6 +54,31 @@ class VariantsReport:
     manifest: Manifest
     problems: tuple[str, ...]
     notes: tuple[str, ...]
+    # The ids of each group of students given one board (they could copy each other).
+    shared: tuple[tuple[str, ...], ...] = ()
+    # Students whose board is not the one the folder's manifest held before this run.
+    changed: tuple[str, ...] = ()
+
+    def warnings(self) -> list[str]:
+        """What the instructor must act on, one line each (the command line prints them on
+        standard error, apart from the summary, so that they are not missed)."""
+        lines = []
+        if self.shared:
+            sharing = sum(len(ids) for ids in self.shared)
+            lines.append(
+                f"{sharing} students were given a board another student also has, so they "
+                f"could hand in each other's answers: {'; '.join(map(', '.join, self.shared))} "
+                "(a board depends only on the secret, the assignment and the student's id, so "
+                "these are not drawn again; higher low ends of the counts in [variants] make "
+                "this rarer)"
+            )
+        if self.changed:
+            lines.append(
+                f"{len(self.changed)} students' boards are not the ones {self.out / MANIFEST} "
+                f"held before this run: {', '.join(self.changed)} (the assignment's "
+                "[variants] or the way boards are drawn changed); hand them their new bundles"
+            )
+        return lines
 
     def summary(self) -> str:
         lines = [
@@ -74,26 +99,30 @@ def secret_id(secret: str) -> str:
     return hashlib.sha256(f"autograder-variants\0{secret}".encode()).hexdigest()[:12]
 
 
-def _secret(out: Path, given: str | None) -> tuple[str, str]:
-    """The secret to draw boards with, and a note on where it came from."""
+def _secret(out: Path, given: str | None) -> tuple[str, str, bool]:
+    """The secret to draw boards with, a note on where it came from, and whether it is new
+    (to be kept in ``DIR/secret.txt`` once the run is sure to go ahead)."""
     if given is not None:
         if len(given) < 8:
             raise UsageError("--secret", "use at least 8 characters, so boards cannot be guessed")
-        return given, ""
+        return given, "", False
     if os.environ.get(SECRET_ENV):
-        return os.environ[SECRET_ENV], f"secret: from ${SECRET_ENV}"
+        return os.environ[SECRET_ENV], f"secret: from ${SECRET_ENV}", False
     kept = out / SECRET_FILE
     if kept.is_file():
-        return kept.read_text(encoding="utf-8").strip(), f"secret: reused from {kept}"
-    out.mkdir(parents=True, exist_ok=True)
-    secret = secrets.token_urlsafe(24)
-    write_atomic(kept, secret + "\n")  # made with mode 600: never readable by others
-    kept.chmod(0o600)
+        return kept.read_text(encoding="utf-8").strip(), f"secret: reused from {kept}", False
     note = (
         f"secret: new, kept in {kept}; keep it (or pass --secret) to remake the same boards, "
         "and never hand it out"
     )
-    return secret, note
+    return secrets.token_urlsafe(24), note, True
+
+
+def _keep_secret(out: Path, secret: str) -> None:
+    kept = out / SECRET_FILE
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(kept, secret + "\n")  # made with mode 600: never readable by others
+    kept.chmod(0o600)
 
 
 @lru_cache(maxsize=1)
@@ -169,17 +198,31 @@ def make_variants(
     assignment = load_assignment(name)
     out = Path(out)
     students = read_roster(roster)
-    secret, secret_note = _secret(out, secret)
+    secret, secret_note, new_secret = _secret(out, secret)
     fingerprint = secret_id(secret)
     manifest_path = out / MANIFEST
+    before: dict[str, str] = {}  # each student's board in the folder's manifest, if any
     if manifest_path.exists():
         old = load_manifest(manifest_path)
-        if old.assignment != name or old.secret_id != fingerprint:
+        if old.assignment != name:
             raise UsageError(
                 str(out),
-                "holds variants made for another assignment or with another secret; "
-                "choose another --out (or pass the secret used before)",
+                f"holds variants made for another assignment ({old.assignment!r}); "
+                "choose another --out",
             )
+        if old.secret_id != fingerprint:
+            hint = "pass the secret used before, or choose another --out"
+            if new_secret:  # the likeliest cause: the secret was passed before, not kept
+                hint = (
+                    f"it keeps no {SECRET_FILE}, so pass the secret used before (--secret or "
+                    f"${SECRET_ENV}), or choose another --out"
+                )
+            raise UsageError(str(out), f"holds variants made with another secret; {hint}")
+        before = {s.id: _board_key(s.board) for s in old.students}
+    # Only now, with the run sure to go ahead: a refused run must leave nothing behind,
+    # least of all a secret that made none of the folder's bundles.
+    if new_secret:
+        _keep_secret(out, secret)
     problems = list(students.problems)
     entries: list[StudentBoard] = []
     top_dir = out / STUDENTS
@@ -212,8 +255,13 @@ def make_variants(
             on_student(student.id)
     manifest = Manifest(name, tuple(entries), fingerprint, str(manifest_path))
     write_manifest(manifest_path, manifest)
-    notes = [n for n in (secret_note, *_shared_boards(entries)) if n]
-    return VariantsReport(out, manifest, tuple(problems), tuple(notes))
+    notes = [secret_note] if secret_note else []
+    changed = [
+        e.id for e in entries if before.get(e.id, _board_key(e.board)) != _board_key(e.board)
+    ]
+    return VariantsReport(
+        out, manifest, tuple(problems), tuple(notes), _shared_boards(entries), tuple(changed)
+    )
 
 
 def _materials(
@@ -242,13 +290,14 @@ def _variant(answers: AnswerSource, name: str, secret: str, student: str) -> Var
     return answers.variant(load_assignment(name), secret, student)
 
 
-def _shared_boards(entries: list[StudentBoard]) -> list[str]:
-    """Students whose draws gave the same board (possible on the trap lane's small space)."""
+def _board_key(board: dict[str, object]) -> str:
+    return json.dumps(board, sort_keys=True)
+
+
+def _shared_boards(entries: list[StudentBoard]) -> tuple[tuple[str, ...], ...]:
+    """The ids of each group of students whose draws gave the same board (rare, but
+    possible where few boards are drawn often, as the trap lane's with one or two traps)."""
     seen: dict[str, list[str]] = {}
     for entry in entries:
-        seen.setdefault(json.dumps(entry.board, sort_keys=True), []).append(entry.id)
-    return [
-        f"note: students {', '.join(ids)} were given the same board"
-        for ids in seen.values()
-        if len(ids) > 1
-    ]
+        seen.setdefault(_board_key(entry.board), []).append(entry.id)
+    return tuple(tuple(ids) for ids in seen.values() if len(ids) > 1)

@@ -3,18 +3,21 @@
 A roster needs a column of student ids; names and emails are optional. Headers are matched
 loosely, because every system spells them its own way (``SID``, ``Student ID``,
 ``Username``; ``Email``, ``E-mail address``; ``Name`` or ``First name`` + ``Last name``).
-A bad row is reported with its row number and left out; the other rows stand.
+A bad row is reported with its row number and left out; the other rows stand. Columns are
+separated by commas, or by semicolons or tabs (as a spreadsheet in a European locale, or
+one saving "text", writes them).
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._errors import UsageError, read_text
+from ._errors import UsageError
 
 __all__ = ["Roster", "RosterStudent", "read_roster"]
 
@@ -25,7 +28,10 @@ NAME_HEADERS = ("name", "full name", "student name", "student")
 FIRST_HEADERS = ("first name", "first", "given name")
 LAST_HEADERS = ("last name", "last", "surname", "family name")
 # An id becomes a folder name and a key in JSON: keep it to what is safe everywhere.
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}")
+_ID_CHARACTERS = re.compile(r"[A-Za-z0-9._@+-]*")
+MAX_ID = 100
+# Between columns: the comma first (the documented format), then what other locales use.
+DELIMITERS = (",", ";", "\t")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
@@ -44,45 +50,145 @@ class Roster:
     problems: tuple[str, ...]
 
 
+def _simple(name: str) -> str:
+    return re.sub(r"[\s_]+", " ", name.strip().lower())
+
+
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:
-    simple = [re.sub(r"[\s_]+", " ", h.strip().lower()) for h in header]
+    simple = [_simple(h) for h in header]
     for name in names:
         if name in simple:
             return simple.index(name)
     return None
 
 
-def _rows(text: str) -> list[tuple[int, list[str]]]:
-    """Each CSV row with the line of the file it starts on. The csv module splits lines
-    itself, so a quoted cell may hold a line break and no other character splits a row."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows, line = [], 1
+def _twice(header: list[str]) -> str:
+    """The first column the roster reads that the header names twice, which would leave it
+    unclear which one is meant, as a problem; ``""`` when there is none."""
+    known = {*ID_HEADERS, *EMAIL_HEADERS, *NAME_HEADERS, *FIRST_HEADERS, *LAST_HEADERS}
+    first: dict[str, int] = {}
+    for k, name in enumerate(header):
+        simple = _simple(name)
+        if simple not in known:
+            continue
+        if simple in first:
+            return (
+                f"the header names the column {name.strip()!r} twice (columns "
+                f"{first[simple] + 1} and {k + 1}); keep one"
+            )
+        first[simple] = k
+    return ""
+
+
+def _rows(text: str, delimiter: str = ",") -> list[tuple[int, list[str]]]:
+    """Each CSV row with the line of the file it starts on, blank lines before the header
+    left out. The csv module splits lines itself, so a quoted cell may hold a line break
+    and no other character splits a row."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows: list[tuple[int, list[str]]] = []
+    line = 1
     for row in reader:
-        rows.append((line, row))
+        if rows or any(cell.strip() for cell in row):
+            rows.append((line, row))
         line = reader.line_num + 1
     return rows
+
+
+def _roster_text(path: str | Path) -> str:
+    """The file's text; one line naming the file for a missing, unreadable or not UTF-8
+    file (with the line and the byte where UTF-8 fails, so it can be found)."""
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(source, "no such roster file") from None
+    except OSError as err:
+        raise UsageError(
+            source, f"cannot read the roster file ({err.__class__.__name__})"
+        ) from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise UsageError(source, 'the roster is UTF-16, not UTF-8; save it as "CSV UTF-8"')
+    # Spreadsheets often start the file with a byte-order mark.
+    skipped = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return data[skipped:].decode("utf-8")
+    except UnicodeDecodeError as err:
+        at = skipped + err.start
+        line = data.count(b"\n", 0, at) + 1
+        column = at - data.rfind(b"\n", 0, at)
+        raise UsageError(
+            source,
+            f"the roster is not UTF-8: byte {column} of line {line} is {data[at]:#04x}; save "
+            'it as "CSV UTF-8" (it may be Latin-1 or Windows-1252)',
+        ) from None
+
+
+def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
+    """The rows, split by the delimiter whose header has a student id column: the comma
+    when it has, else the semicolon or the tab when exactly one of them has."""
+    readings = {d: rows for d in DELIMITERS if (rows := _rows(text, d))}
+    if "," not in readings:
+        raise UsageError(
+            source, "the roster is empty (expected a header row, then one row per student)"
+        )
+    found = [d for d, rows in readings.items() if _column(rows[0][1], ID_HEADERS) is not None]
+    if found[:1] == [","] or len(found) == 1:
+        return readings[found[0]]
+    if found:
+        raise UsageError(
+            source,
+            "the header has both semicolons and tabs between names; save the roster with "
+            "commas between columns",
+        )
+    # The way of splitting that gives the most columns is likelier what was meant.
+    widest = max(readings, key=lambda d: len(readings[d][0][1]))
+    header = readings[widest][0][1]
+    names = "name one 'id', 'sid', 'student id' or 'username'"
+    if widest != ",":
+        names = f"columns split at {widest!r}; {names}"
+    raise UsageError(source, f"no student id column in the header {header!r} ({names})")
+
+
+def _id_problem(student_id: str) -> str:
+    """Why an id cannot name a folder and a JSON key safely everywhere; ``""`` when it can."""
+    if len(student_id) > MAX_ID:
+        return (
+            f"student id {student_id[:20]!r}... is {len(student_id)} characters long; ids "
+            f"have at most {MAX_ID}"
+        )
+    foreign = next((c for c in student_id if not c.isascii()), "")
+    if foreign:
+        kind = "letter" if foreign.isalpha() else "digit" if foreign.isnumeric() else "character"
+        return (
+            f"student id {student_id!r} has {foreign!r}, a {kind} outside ASCII; ids keep to "
+            "the ASCII letters, digits and . _ @ + -"
+        )
+    if not _ID_CHARACTERS.fullmatch(student_id):
+        other = next(c for c in student_id if not _ID_CHARACTERS.fullmatch(c))
+        return (
+            f"student id {student_id!r} has characters other than letters, digits and "
+            f". _ @ + - ({other!r})"
+        )
+    if not student_id[0].isalnum():
+        # A name starting with "." is hidden (".." is the parent folder), one starting
+        # with "-" reads as an option.
+        return (
+            f"student id {student_id!r} starts with {student_id[0]!r}; ids start with a "
+            "letter or a digit"
+        )
+    return ""
 
 
 def read_roster(path: str | Path) -> Roster:
     """The students in a roster CSV, and one line per row that could not be used."""
     source = str(path)
-    # utf-8-sig: spreadsheets often start the file with a byte-order mark.
-    text = read_text(path, "roster file", encoding="utf-8-sig")
-    rows = _rows(text)
-    while rows and not any(cell.strip() for cell in rows[0][1]):
-        rows.pop(0)
-    if not rows:
-        raise UsageError(
-            source, "the roster is empty (expected a header row, then one row per student)"
-        )
+    rows = _read_rows(_roster_text(path), source)
     header = rows[0][1]
+    twice = _twice(header)
+    if twice:
+        raise UsageError(source, twice)
     id_col = _column(header, ID_HEADERS)
-    if id_col is None:
-        raise UsageError(
-            source,
-            f"no student id column in the header {header!r} (name one 'id', 'sid', "
-            "'student id' or 'username')",
-        )
+    assert id_col is not None  # _read_rows chose the delimiter by it
     email_col = _column(header, EMAIL_HEADERS)
     name_col = _column(header, NAME_HEADERS)
     first_col, last_col = _column(header, FIRST_HEADERS), _column(header, LAST_HEADERS)
@@ -105,11 +211,9 @@ def read_roster(path: str | Path) -> Roster:
         if not student_id:
             problems.append(f"{where}: no student id; row left out")
             continue
-        if not _ID.fullmatch(student_id):
-            problems.append(
-                f"{where}: student id {student_id!r} has characters other than letters, "
-                "digits and . _ @ + -; row left out"
-            )
+        why = _id_problem(student_id)
+        if why:
+            problems.append(f"{where}: {why}; row left out")
             continue
         if student_id.lower() in first_row:
             problems.append(

@@ -49,7 +49,7 @@ HIDDEN_GOALS = range(50, 151, 10)
 CLASSIC_PARAMS = classic_rules.Params(faces=6, overshoot=Overshoot("stay"))
 
 # ``accept(board_data)`` says whether a drawn board will do (its goal can be reached under
-# the assignment's own rules, say).
+# the assignment's own rules, and it is none of the boards every student is tested on, say).
 Accept = Callable[[dict[str, Any]], bool]
 
 
@@ -181,7 +181,14 @@ class JumpDraws:
     def variant(self, assignment: Assignment, rng: random.Random, accept: Accept) -> dict[str, Any]:
         plan = assignment.variants
         assert isinstance(plan, JumpVariantPlan)
-        chutes, ladders = rng.randint(*plan.chutes), rng.randint(*plan.ladders)
+        for _ in range(MAX_DRAWS):
+            chutes, ladders = rng.randint(*plan.chutes), rng.randint(*plan.ladders)
+            # On a board without jumps a program that ignores them passes, and that board
+            # is the edge board "no-jumps": counts drawn again.
+            if chutes + ladders:
+                break
+        else:
+            raise BoardError("", "[variants] draws no chute and no ladder")
         band = (plan.min_turns, plan.max_turns)
         board = _draw_jump_board(
             rng, plan.goal, chutes, ladders, band, lambda b: accept(b.to_json())
@@ -245,14 +252,24 @@ class TrapDraws:
         }
 
     def variant(self, assignment: Assignment, rng: random.Random, accept: Accept) -> dict[str, Any]:
+        """Counts drawn again while they give no trap at all: on a lane without traps a
+        program that ignores them passes, and that lane is the public board (or, with the
+        circle, a public edge board). A draw ``accept`` refuses is drawn again too."""
         plan = assignment.variants
         assert isinstance(plan, TrapVariantPlan)
-        counts = {kind: rng.randint(*plan.counts[kind]) for kind in TRAP_KINDS.values()}
-        circle = rng.random() < 0.5 if plan.circle == "either" else bool(plan.circle)
-        data = {"layout": _place_traps(rng, counts), "circle": circle}
-        if not accept(data):  # every layout can be finished: the rules only vary the cost
-            raise BoardError("", f"the layout {data['layout']} cannot be finished")
-        return data
+        for _ in range(MAX_DRAWS):
+            counts = {kind: rng.randint(*plan.counts[kind]) for kind in TRAP_KINDS.values()}
+            if not any(counts.values()):
+                continue
+            circle = rng.random() < 0.5 if plan.circle == "either" else bool(plan.circle)
+            data = {"layout": _place_traps(rng, counts), "circle": circle}
+            if accept(data):
+                return data
+        raise BoardError(
+            "",
+            f"no layout drawn as [variants] says in {MAX_DRAWS} draws has a trap and differs "
+            "from the boards of the test plan; widen the trap counts",
+        )
 
 
 # By board family name, as the engine's families are.

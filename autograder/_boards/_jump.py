@@ -209,6 +209,11 @@ class JumpFamily(BoardFamily):
         )
         if plan.min_turns > plan.max_turns:
             raise UsageError(where, "[variants] min_turns is larger than max_turns")
+        if not plan.chutes[1] + plan.ladders[1]:
+            # A board without jumps is an edge board, and a program ignoring jumps passes.
+            raise UsageError(
+                where, "[variants] draws no chute and no ladder; let one of the counts reach 1"
+            )
         return plan
 
     def picture(self, board: Any, params: Mapping[str, Any]) -> BoardPicture | None:

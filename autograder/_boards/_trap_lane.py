@@ -147,6 +147,11 @@ class TrapLaneFamily(BoardFamily):
             kind: _toml.count_range(section, kind, default.counts[kind], where, "variants")
             for kind in kinds
         }
+        if not any(high for _, high in counts.values()):
+            # A lane without traps is the public board, and a program ignoring traps passes.
+            raise UsageError(
+                where, "[variants] draws no trap at all; let the count of some kind reach 1"
+            )
         return TrapVariantPlan(MappingProxyType(counts), circle)
 
 

@@ -38,4 +38,6 @@ def run(args: argparse.Namespace) -> int:
         workers=max(1, args.workers),
     )
     sys.stdout.write(report.summary())
+    for warning in report.warnings():
+        print(f"autograder: warning: {warning}", file=sys.stderr)
     return 0 if not report.problems else 1

@@ -137,7 +137,16 @@ BAD_ROWS = {
     "id with a slash": ("a/b,Fay,fay@uni.edu", "student id 'a/b' has characters"),
     "id with a space": ("g h,Gus,gus@uni.edu", "student id 'g h' has characters"),
     "id with a backslash": ("..\\x,Hal,hal@uni.edu", "has characters other than"),
-    "id starting with a dot": ("..,Hal,hal@uni.edu", "has characters other than"),
+    # Each id says what is wrong with it, not only that something is.
+    "id of two dots": ("..,Hal,hal@uni.edu", "student id '..' starts with '.'; ids start with"),
+    "hidden id": (".hidden,Hal,hal@uni.edu", "student id '.hidden' starts with '.'"),
+    "id like an option": ("-rf,Hal,hal@uni.edu", "student id '-rf' starts with '-'"),
+    "id with an accent": (
+        "Jos\u00e9,Jo,jo@uni.edu",
+        "'Jos\u00e9' has '\u00e9', a letter outside ASCII",
+    ),
+    "id of wide digits": ("\uff11\uff12,Jo,jo@uni.edu", "has '\uff11', a digit outside ASCII"),
+    "id too long": ("a" * 300 + ",Jo,jo@uni.edu", "is 300 characters long; ids have at most 100"),
 }
 
 
@@ -228,6 +237,7 @@ def test_unicode_line_separators_inside_a_cell_do_not_split_the_row(tmp_path, se
         ("Name,Email\nAnn,ann@uni.edu\n", "no student id column"),
         ("First Name,Last Name,Email Address\nAnn,Lee,ann@uni.edu\n", "no student id column"),
         ("SID,Email\n", "no students"),
+        (";;;\n\t\n", "no student id column in the header [';;;']"),
         ("SID,Email\n\n,\n", "no students"),
     ],
 )
@@ -248,18 +258,93 @@ def test_missing_file_and_folder_raise_usage_error(tmp_path):
     assert caught.value.where == str(tmp_path)
 
 
-def test_a_file_that_is_not_utf8_raises_usage_error(tmp_path):
-    path = roster(tmp_path, "SID,Name\ns1,Jos\u00e9\n", encoding="latin-1")
-    with pytest.raises(UsageError, match="cannot read the roster") as caught:
+@pytest.mark.parametrize("mark", ["", "\ufeff"])
+def test_a_file_that_is_not_utf8_names_the_line_and_the_byte(tmp_path, mark):
+    path = tmp_path / "roster.csv"
+    path.write_bytes(mark.encode() + "SID,Name\ns1,Jos\u00e9\n".encode("latin-1"))
+    with pytest.raises(UsageError) as caught:
         read_roster(path)
     assert caught.value.where == str(path)
+    assert caught.value.message.startswith("the roster is not UTF-8: byte 7 of line 2 is 0xe9;")
+    assert '"CSV UTF-8"' in caught.value.message
+
+
+def test_a_utf16_file_is_named_so(tmp_path):
+    path = roster(tmp_path, "SID,Name\ns1,Ann\n", encoding="utf-16")
+    with pytest.raises(UsageError, match="the roster is UTF-16, not UTF-8"):
+        read_roster(path)
+
+
+@pytest.mark.parametrize(
+    ("header", "twice"),
+    [("Name,ID,ID", "'ID' twice (columns 2 and 3)"), ("SID,Email, e-mail ,E-Mail", "'E-Mail'"),
+     ("Student_ID,Name,student id", "'student id' twice (columns 1 and 3)")],
+)  # fmt: skip
+def test_a_header_naming_a_column_twice_is_refused(tmp_path, header, twice):
+    path = roster(tmp_path, f"{header}\nann,Ann,ann@uni.edu\n")
+    with pytest.raises(UsageError) as caught:
+        read_roster(path)
+    assert_names_file(caught.value, path, f"the header names the column {twice}")
+
+
+def test_columns_the_roster_does_not_read_may_repeat(tmp_path):
+    result = read_roster(roster(tmp_path, "SID,Note,Note,,\ns1,a,b,,\n"))
+    assert result.problems == ()
+    assert ids(result) == ["s1"]
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"])
+def test_semicolons_or_tabs_between_columns_are_read(tmp_path, delimiter):
+    # As a spreadsheet in a European locale (";") or saving text (tabs) writes a roster,
+    # a quoted cell keeping a comma and a semicolon.
+    lines = [["Name", "ID", "Email"], ['"Lee, Ann; B."', "4711", "ann@uni.edu"],
+             ["Bob", "4712", ""], [], ["Cy", "a/b", "cy@uni.edu"]]  # fmt: skip
+    path = roster(tmp_path, "\n".join(delimiter.join(cells) for cells in lines) + "\n")
+    result = read_roster(path)
+    assert result.students == (
+        RosterStudent("4711", "Lee, Ann; B.", "ann@uni.edu", 2),
+        RosterStudent("4712", "Bob", "", 3),
+    )
+    (problem,) = result.problems
+    assert problem.startswith(f"{path} row 5: student id 'a/b'")
+
+
+def test_a_semicolon_roster_without_an_id_column_shows_its_header_split(tmp_path):
+    path = roster(tmp_path, "Name;Email\nAnn;ann@uni.edu\n")
+    with pytest.raises(UsageError) as caught:
+        read_roster(path)
+    assert_names_file(caught.value, path, "no student id column in the header ['Name', 'Email']")
+    assert "columns split at ';'" in caught.value.message
+
+
+def test_a_comma_header_with_an_id_column_is_read_with_commas(tmp_path):
+    # Semicolons inside cells of a comma roster change nothing.
+    result = read_roster(roster(tmp_path, "SID;x,Name;y,ID\ns1;a,Ann;b,4711\n"))
+    assert ids(result) == ["4711"]
+
+
+def test_a_header_that_reads_both_with_semicolons_and_with_tabs_is_refused(tmp_path):
+    path = roster(tmp_path, "ID;x\tSID\ns1;a\tb\n")
+    with pytest.raises(UsageError) as caught:
+        read_roster(path)
+    assert_names_file(caught.value, path, "both semicolons and tabs")
 
 
 # --- the command line ---------------------------------------------------------------------
 
 
-def test_variants_with_no_id_column_exits_2_with_one_line(tmp_path):
-    bad = roster(tmp_path, "Name,Email\nAnn,ann@uni.edu\n", name="BAD.csv")
+BAD_FILES = {
+    "no id column": ("Name,Email\nAnn,ann@uni.edu\n", "utf-8", "no student id column"),
+    "a column twice": ("Name,ID,ID\nAnn,1,2\n", "utf-8", "names the column 'ID' twice"),
+    "latin-1": ("SID,Name\ns1,Jos\u00e9\n", "latin-1", "not UTF-8: byte 7 of line 2 is 0xe9"),
+    "semicolons, no id": ("Name;Email\nAnn;ann@uni.edu\n", "utf-8", "columns split at ';'"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_variants_with_a_bad_roster_file_exits_2_with_one_line(tmp_path, case):
+    text, encoding, needle = BAD_FILES[case]
+    bad = roster(tmp_path, text, name="BAD.csv", encoding=encoding)
     out = tmp_path / "out"
     command = ["variants", "classic", "--roster", str(bad), "--out", str(out)]
     result = subprocess.run(
@@ -273,4 +358,6 @@ def test_variants_with_no_id_column_exits_2_with_one_line(tmp_path):
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"autograder: error: {bad}: ")
-    assert "no student id column" in lines[0]
+    assert needle in lines[0]
+    # Refused before anything is written: no folder, no secret.
+    assert not out.exists()

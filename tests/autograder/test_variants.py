@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import Answer, load_assignment, render
+from autograder import Answer, assignments_dir, load_assignment, render
 from autograder._batch import grade_folder
 from autograder._bundles import CHECK_SUPPORT, make_variants
 from autograder._errors import UsageError
@@ -441,3 +441,159 @@ def test_worker_processes_make_the_same_bundles_as_one(tmp_path):
         theirs = tmp_path / "two" / "students" / student.id / "expected.json"
         assert mine.read_bytes() == theirs.read_bytes()
         assert json.loads(mine.read_text())["expected"]["mistakes"]  # the catalogue ships
+
+
+# --- boards no student is given, and boards two students share ----------------------------
+
+
+@pytest.fixture()
+def assignments(tmp_path, monkeypatch):
+    """A copy of the project's assignments, read in their place, to change."""
+    copy = tmp_path / "assignments"
+    shutil.copytree(assignments_dir(), copy)
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(copy))
+    return copy
+
+
+def with_variants(assignments: Path, name: str, text: str) -> None:
+    """Assignment ``name`` with ``text`` as its [variants] section."""
+    config = assignments / name / "assignment.toml"
+    kept = re.sub(r"(?ms)^\[variants\]\n.*?(?=^\[|\Z)", "", config.read_text())
+    config.write_text(f"{kept}\n[variants]\n{text}\n")
+
+
+def game(board: dict) -> str:
+    """A board as the game it is: its name aside (every parameter these tests leave alone
+    is the same on all boards)."""
+    return json.dumps({k: v for k, v in board.items() if k != "name"}, sort_keys=True)
+
+
+def everyones_games(name: str) -> set[str]:
+    """The public board, the edge boards and the hidden boards, as programs are given them."""
+    return {game(case.board) for case in answer_key(name)}
+
+
+def test_a_trap_lane_board_has_a_trap_and_is_none_of_the_tested_boards(assignments):
+    # Counts of 0 or 1: one draw in 16 has no trap, which is the public board (no circle)
+    # or the public edge board "circle", both published with their answers.
+    with_variants(
+        assignments, "trap-lane",
+        'restart = [0, 1]\npenalty = [0, 1]\nprison = [0, 1]\nspecial = [0, 1]\ncircle = "either"',
+    )  # fmt: skip
+    boards = [variant_board("trap-lane", SECRET, f"s{k:04d}") for k in range(200)]
+    assert all(any(board["layout"]) for board in boards)
+    assert not everyones_games("trap-lane") & {game(board) for board in boards}
+    # Drawn again from the student's own draws: the same board every time.
+    assert [variant_board("trap-lane", SECRET, f"s{k:04d}") for k in range(20)] == boards[:20]
+
+
+def test_shipped_trap_lane_boards_test_every_trap_and_are_all_different():
+    # The roster of the report: 400 students, one of whom used to get the public board.
+    boards = [variant_board("trap-lane", "secret-one-123", str(k)) for k in range(200000, 200400)]
+    assert len({game(board) for board in boards}) == 400
+    assert not everyones_games("trap-lane") & {game(board) for board in boards}
+    for board in boards:
+        assert {code for code in board["layout"] if code} == {1, 2, 3, 4}
+
+
+def test_a_jump_board_is_none_of_the_tested_boards(assignments):
+    # No chute and at most one ladder: one draw in two is the edge board "no-jumps".
+    with_variants(
+        assignments,
+        "classic",
+        "goal = 100\nchutes = 0\nladders = [0, 1]\nmin_turns = 1\nmax_turns = 100",
+    )
+    boards = [variant_board("classic", SECRET, f"s{k:04d}") for k in range(20)]
+    assert [len(board["jumps"]) for board in boards] == [1] * 20
+    assert not everyones_games("classic") & {game(board) for board in boards}
+
+
+@pytest.mark.parametrize(
+    ("name", "plan", "problem"),
+    [
+        ("trap-lane", "restart = 0\npenalty = [0, 0]\nprison = 0\nspecial = 0", "no trap at all"),
+        ("classic", "chutes = 0\nladders = [0, 0]", "no chute and no ladder"),
+    ],
+)
+def test_a_plan_that_draws_only_boards_without_traps_or_jumps_is_refused(
+    assignments, name, plan, problem
+):
+    with_variants(assignments, name, plan)
+    with pytest.raises(UsageError, match=rf"\[variants\] draws {problem}") as caught:
+        load_assignment(name)
+    assert caught.value.where == str(assignments / name / "assignment.toml")
+
+
+def variants_cli(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", "variants", *map(str, args)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_students_given_one_board_are_a_warning_apart_and_keep_their_boards(assignments, tmp_path):
+    # One restart trap and no circle: 13 boards for 20 students, so some must share.
+    with_variants(
+        assignments,
+        "trap-lane",
+        "restart = 1\npenalty = 0\nprison = 0\nspecial = 0\ncircle = false",
+    )
+    roster = write_roster(tmp_path / "roster.csv", 20)
+    out = tmp_path / "out"
+    result = variants_cli("trap-lane", "--roster", roster, "--out", out, "--secret", SECRET)
+    assert result.returncode == 0, result.stderr
+    manifest = load_manifest(out / "manifest.json", "trap-lane")
+    by_board: dict[str, list[str]] = {}
+    for student in manifest.students:
+        by_board.setdefault(game(student.board), []).append(student.id)
+    shared = [ids for ids in by_board.values() if len(ids) > 1]
+    assert shared
+    # On standard error, where a summary sent to a file does not hide it, in one line.
+    (warning,) = result.stderr.splitlines()
+    assert warning.startswith(f"autograder: warning: {sum(map(len, shared))} students were ")
+    for ids in shared:
+        assert ", ".join(ids) in warning
+    assert "warning" not in result.stdout
+    # Not drawn again: a student's board still depends on the secret and their id alone.
+    for student in manifest.students:
+        assert variant_board("trap-lane", SECRET, student.id) == student.board
+
+
+def test_a_rerun_names_the_students_whose_boards_changed(assignments, tmp_path):
+    roster = write_roster(tmp_path / "roster.csv", 6)
+    first = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
+    assert first.warnings() == []
+    with_variants(assignments, "trap-lane", "restart = 3\npenalty = 0\nprison = 0\nspecial = 0")
+    second = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
+    pairs = zip(first.manifest.students, second.manifest.students, strict=True)
+    changed = tuple(old.id for old, new in pairs if old.board != new.board)
+    assert changed and second.changed == changed
+    (warning,) = second.warnings()
+    assert f"{len(changed)} students' boards are not the ones" in warning
+    assert ", ".join(changed) in warning and warning.endswith("hand them their new bundles")
+    third = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
+    assert third.changed == () and third.warnings() == []
+
+
+def test_a_refused_run_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_SECRET", raising=False)
+    roster = write_roster(tmp_path / "roster.csv", 2)
+    out = tmp_path / "out"
+    made = variants_cli("trap-lane", "--roster", roster, "--out", out, "--secret", "secret-one-123")
+    assert made.returncode == 0, made.stderr
+
+    def files() -> dict[str, bytes]:
+        return {
+            p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()
+        }
+
+    before = files()
+    refused = variants_cli("trap-lane", "--roster", roster, "--out", out)
+    assert refused.returncode == 2
+    # No secret.txt with a secret that made none of these bundles, nothing else either.
+    assert not (out / "secret.txt").exists()
+    assert files() == before
+    assert refused.stdout == ""
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(f"autograder: error: {out}: holds variants made with another secret")
+    assert "keeps no secret.txt" in line
