@@ -5,8 +5,9 @@ Usage:  python3 check.py            checks the program named in expected.json
         python3 check.py PROGRAM    checks another file
         python3 check.py --all      lists every wrong entry, not the first few
 
-It runs your program on board.json (your board), reads what it prints exactly as the
-grader does, and compares every number with the expected values in expected.json. It needs
+It runs your program on board.json (your board), and on the boards every student's check
+runs as well (the trap lane's circle and fully trapped lane), reads what it prints exactly
+as the grader does, and compares every number with the expected values in expected.json. It needs
 only Python 3.10 or newer: no packages, no internet. It exits with status 0 when everything
 is right.
 
@@ -112,6 +113,33 @@ def _run(program, board, timeout, output_kb):
     return b"".join(out).decode("utf-8", errors="replace"), None
 
 
+def _check(program, board, expected, key, every, self_check=None):
+    """Run the program on one board and say what is wrong, as the grader does (with the
+    self-check line on the student's own board); True when everything is right."""
+    text, failed = _run(program, board, float(key["timeout"]), int(key.get("output_kb", 1024)))
+    if failed is not None:
+        print(failed)
+        return False
+    try:
+        printed = parse_output(text, expected)
+    except OutputError as err:
+        print(_texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING)
+        return False
+    found = diagnose(printed, expected, float(key["value_tolerance"]))
+    marked = found.mark
+    print(_texts.entries_right(marked.right, marked.total))
+    if self_check is not None:
+        print(expected.format.self_check_line(self_check, printed.numbers))
+    for line in found.lines:
+        print(line)
+    for warning in printed.warnings:
+        print(f"warning: {warning}")
+    shown = None if every else _texts.SHOWN_WRONG
+    for line in marked.listing(shown=shown, nearest_goal=goal_value(expected)):
+        print(line)
+    return marked.right == marked.total
+
+
 def main(argv):
     key = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))
     every = "--all" in argv[1:]
@@ -122,30 +150,14 @@ def main(argv):
         return 2
     expected = Expected.from_json(key["expected"])
     print(f"{key['title']}: checking {program.name} on your board ({key['board_description']})")
-    limit = float(key["timeout"])
-    text, failed = _run(program, HERE / key["board"], limit, int(key.get("output_kb", 1024)))
-    if failed is not None:
-        print(failed)
-        print("\n" + _texts.NOT_YET)
-        return 1
-    try:
-        printed = parse_output(text, expected)
-    except OutputError as err:
-        print(_texts.unreadable(err) if text.strip() else _texts.PRINTED_NOTHING)
-        print("\n" + _texts.NOT_YET)
-        return 1
-    found = diagnose(printed, expected, float(key["value_tolerance"]))
-    marked = found.mark
-    print(_texts.entries_right(marked.right, marked.total))
-    print(expected.format.self_check_line(key["self_check"], printed.numbers))
-    for line in found.lines:
-        print(line)
-    for warning in printed.warnings:
-        print(f"warning: {warning}")
-    shown = None if every else _texts.SHOWN_WRONG
-    for line in marked.listing(shown=shown, nearest_goal=goal_value(expected)):
-        print(line)
-    if marked.right == marked.total:
+    right = _check(program, HERE / key["board"], expected, key, every, key["self_check"])
+    # The boards every student's check runs as well (the trap lane's circle and a fully
+    # trapped lane): what a program may ignore on its own board and still get wrong.
+    for also in key.get("also", []):
+        shared = Expected.from_json(also["expected"])
+        print(f"\n{also['title']}:")
+        right = _check(program, HERE / also["board"], shared, key, every) and right
+    if right:
         print("\n" + _texts.OWN_BOARD_RIGHT)
         return 0
     print("\n" + _texts.NOT_YET)

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import secrets
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +25,7 @@ from pathlib import Path
 from ._answers import AnswerSource, Variant
 from ._assignments import Assignment, load_assignment
 from ._boards import describe_board
+from ._cases import TestCase
 from ._errors import UsageError
 from ._files import remove_temporaries, write_atomic, write_zip
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
@@ -136,8 +137,13 @@ def _check_files() -> dict[str, bytes]:
 
 
 def _bundle_files(
-    assignment: Assignment, student: RosterStudent, material: Variant
+    assignment: Assignment,
+    student: RosterStudent,
+    material: Variant,
+    shared: Sequence[TestCase] = (),
 ) -> dict[str, bytes]:
+    """A student's bundle; ``shared``: the public edge boards ``check`` runs for everyone
+    (the trap lane's circle and fully trapped lane), which its ``check.py`` runs too."""
     program = program_name(assignment)
     key = {
         "assignment": assignment.name,
@@ -151,6 +157,10 @@ def _bundle_files(
         "timeout": assignment.limits.timeout,
         "output_kb": assignment.limits.output_kb,
         "expected": material.expected.to_json(),
+        "also": [
+            {"title": c.title, "board": f"{c.name}.json", "expected": c.expected.to_json()}
+            for c in shared
+        ],
     }
     files = {
         program: material.starter.encode(),
@@ -158,6 +168,7 @@ def _bundle_files(
         "handout.md": material.handout.encode(),
         "expected.json": (json.dumps(key, indent=1) + "\n").encode(),
     }
+    files.update({f"{c.name}.json": (json.dumps(c.board) + "\n").encode() for c in shared})
     files.update(_check_files())  # a copy: the cached dict is never changed
     return files
 
@@ -229,11 +240,12 @@ def make_variants(
     top_dir.mkdir(parents=True, exist_ok=True)
     remove_temporaries(top_dir)  # what a run killed in mid-write left
     materials = _materials(answers, assignment, secret, [s.id for s in students.students], workers)
+    shared = [c for c in answers.cases(assignment, hidden=False) if c.name != "public"]
     for student in students.students:
         try:
             material = materials[student.id].result()
             board = material.board
-            files = _bundle_files(assignment, student, material)
+            files = _bundle_files(assignment, student, material, shared)
             _write_bundle(top_dir / student.id, f"{name}-{student.id}", files)
         except Exception as err:  # one student's failure must not cost the others theirs
             problems.append(

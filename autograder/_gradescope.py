@@ -27,7 +27,7 @@ from ._errors import UsageError
 from ._files import remove_temporaries, tree_files, write_atomic, write_zip
 from ._html import submission_fragment
 from ._isolation import detect_isolation
-from ._manifest import load_manifest
+from ._manifest import Manifest, StudentBoard, load_manifest
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
 from ._submission import grade_submission
@@ -117,13 +117,59 @@ def _who(user: dict[str, Any]) -> list[str]:
     return [str(k) for k in keys if k not in (None, "")]
 
 
+def _label(user: dict[str, Any]) -> str:
+    return str(user.get("name") or user.get("email") or user.get("sid") or "a member")
+
+
+def _own_board(manifest: Manifest, users: list[dict[str, Any]]) -> tuple[StudentBoard | None, str]:
+    """The board a submission is graded on, and what the student is told of it. A group
+    (several users) is graded on one board: its first member's, in Gradescope's order,
+    that the manifest has. Every member reads whose board that is, and which members have
+    another board or none, since they may have worked on another."""
+    found = [(user, manifest.find(*_who(user))) for user in users]
+    owner, entry = next(((u, e) for u, e in found if e is not None), (None, None))
+    if owner is None or entry is None:
+        return None, ""
+    if len(users) < 2:
+        return entry, f"Graded on your own board ({entry.id})."
+    note = [f"Group submission: the whole group is graded on the board of {_label(owner)} "
+            f"({entry.id}), its first member with a board."]  # fmt: skip
+    others = [f"{_label(u)} ({e.id})" for u, e in found if e is not None and e.id != entry.id]
+    if others:
+        note.append(f"{_joined(others)} {'has' if len(others) == 1 else 'have'} another "
+                    "board, which this submission was not graded on.")  # fmt: skip
+    nobody = [_label(u) for u, e in found if e is None]
+    if nobody:
+        note.append(f"No board was made for {_joined(nobody)}.")
+    return entry, " ".join(note)
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# When the boards that are not always visible show, as the summary tells the student.
+_SHOWN = {
+    "after_due_date": "are shown after the due date",
+    "after_published": "are shown when the grades are published",
+    "hidden": "are not shown here",
+}
+
+
 def gradescope_results(
     result: SubmissionResult, hidden_visibility: str, note: str = "", page: str = ""
 ) -> dict[str, Any]:
     """``results.json`` for Gradescope: one test per board. Hidden boards show at
     ``hidden_visibility``; only a visible board's output may hold what the program printed
     (as ``run_gradescope`` grades it). ``page``: the HTML report (``submission_fragment``),
-    shown above the tests; each test's output stays text."""
+    shown above the tests; each test's output stays text.
+
+    Gradescope shows the top-level ``output`` to the student at once, whatever the tests'
+    visibility, so it counts only the boards always visible; a student who could read there
+    how the others went could learn, one resubmission at a time, what passes them. The
+    top-level ``score`` counts every board: Gradescope hides a student's total score while
+    any test is hidden from them (its autograder specification, "Controlling Test Case
+    Visibility")."""
     tests = []
     for test in result.tests:
         tests.append(
@@ -140,8 +186,16 @@ def gradescope_results(
     lines = [note] if note else []
     lines += [f"problem: {p}" for p in result.problems]
     if result.tests:
-        right = sum(t.status == "passed" for t in result.tests)
-        lines.append(f"{right} of {len(result.tests)} boards fully right.")
+        shown = [t for t in result.tests if t.visible or hidden_visibility == "visible"]
+        right = sum(t.status == "passed" for t in shown)
+        if len(shown) == len(result.tests):
+            lines.append(f"{right} of {len(shown)} boards fully right.")
+        else:
+            boards = "board" if len(shown) == 1 else "boards"
+            lines.append(f"{right} of {len(shown)} visible {boards} fully right.")
+            # Nothing of how they went: not even how many are right.
+            later = _SHOWN.get(hidden_visibility, "are shown later")
+            lines.append(f"Your program is also graded on other boards, whose results {later}.")
     results: dict[str, Any] = {
         "score": result.score,
         "output": "\n".join(lines),
@@ -214,9 +268,9 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
     note = ""
     if config.get("manifest"):
         manifest = load_manifest(source / config["manifest"], name)
-        keys = [key for user in users for key in _who(user)]
-        entry = manifest.find(*keys)
+        entry, note = _own_board(manifest, users)
         if entry is None:
+            keys = [key for user in users for key in _who(user)]
             who = ", ".join(keys) or "no email or student id in the submission metadata"
             print(f"no board in the manifest for {who}")
             return {
@@ -230,7 +284,7 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
             }
         student = entry.id
         cases = with_own_board(answers.own_board_case(assignment, entry.board), cases)
-        note = f"Graded on your own board ({entry.id})."
+        print(note)
     isolation = detect_isolation(config.get("isolation"))
     print(f"isolation: {isolation.describe()}")
     # The program gets a copy of the submission; everything else under the root (answers,

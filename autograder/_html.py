@@ -78,6 +78,9 @@ def _value_paint(square: int, record: Sequence[Any]) -> Paint:
     if printed is None:
         return Paint("unread", _FILL["unread"], f"square {square}: printed no number; "
                      f"expected {shown}")  # fmt: skip
+    if isinstance(printed, str):  # nan, inf
+        return Paint("unread", _FILL["unread"], f"square {square}: printed {printed}, "
+                     f"expected {shown}", text=printed)  # fmt: skip
     error = printed - expected
     if not wrong:
         tone = "right"

@@ -161,6 +161,22 @@ def entries_right(right: int, total: int) -> str:
     return f"{right} of {total} entries right"
 
 
+def hidden_entries_right(right: int, total: int) -> str:
+    """How much of a hidden board's answer is right, as a tenth of the entries: ``total``
+    is the board's size (the goal, on a jump board), and ``right`` a count the program
+    chooses, which could spell that size or anything else of the board out. "All" and
+    "none" stay exact, since they are what a student acts on; a band in between says
+    about how far off the answer is and leaves only a few bits for a program to steer."""
+    if right >= total:
+        return "all entries right"
+    if right <= 0:
+        return "none of the entries right"
+    tenth = 10 * right // total  # 0 .. 9: never "all" when one is wrong
+    if tenth == 0:
+        return "under 10% of the entries right"
+    return f"{10 * tenth}-{10 * tenth + 9}% of the entries right"
+
+
 def self_check_line(check: str, value: float | None) -> str:
     """Whether ``value`` (what the program printed where the self-check is read) rounds to
     the self-check ``check``, to the decimals ``check`` is written with."""

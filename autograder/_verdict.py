@@ -109,8 +109,10 @@ def drawn_entries(
             drawn[entry.key] = [shown, sorted(entry.accepted), entry.key in counted]
         else:
             value = printed.numbers.get(entry.key)
-            finite = value if value is not None and math.isfinite(value) else None
-            drawn[entry.key] = [finite, entry.value, entry.tolerance, entry.key in counted]
+            # NaN and the infinities go as text ("nan"): JSON has no number for them, and
+            # the page says what was printed, as the text feedback does.
+            kept = value if value is None or math.isfinite(value) else str(value)
+            drawn[entry.key] = [kept, entry.value, entry.tolerance, entry.key in counted]
     return drawn
 
 
@@ -158,8 +160,8 @@ def verdict(
 
     # A program is handed its board, so whatever of the feedback it steers (which entries
     # are wrong, what it prints, how it fails) could spell that board out. On a hidden board
-    # the student reads the count of right entries, the mistake named and the kind of
-    # failure; the staff lines keep the detail.
+    # the student reads about what share of the entries is right, the mistake named and the
+    # kind of failure; the staff lines keep the detail.
     hidden = not case.visible
     if run.status != "exited" or run.returncode != 0:
         failed, why = _failed_run(run, stderr, limits)
@@ -220,12 +222,13 @@ def verdict(
         feedback = [counts, *detail, *listing]
         staff: tuple[str, ...] = staff_stderr
     else:
-        # No self-check (it is the board's own first value), no listing.
-        feedback = [counts, *found.hidden_lines]
+        # No self-check (it is the board's own first value), no listing, and no count of
+        # entries: their total is the board's size, and the count right is the program's.
+        feedback = [_texts.hidden_entries_right(right, marked.total), *found.hidden_lines]
         if cost is not None:
             feedback += _hidden_policy_lines(cost, policy_grading.full_gap)
         feedback += [f"warning: {w}" for w in _texts.hidden_warnings(printed.warnings)]
-        staff = (*detail, *listing, *staff_stderr)
+        staff = (counts, *detail, *listing, *staff_stderr)
     convention = found.reading.name if found.reading is not None else ""
     drawn: dict[str, Any] = {}
     # The picture shows what was printed, so it is kept only where the feedback may quote it.

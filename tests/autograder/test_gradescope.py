@@ -16,7 +16,10 @@ import pytest
 
 from autograder import make_variants
 from autograder._errors import UsageError
-from autograder._gradescope import build_gradescope
+from autograder._gradescope import VISIBILITIES, _own_board, build_gradescope, gradescope_results
+from autograder._manifest import load_manifest
+from autograder._results import SubmissionResult
+from autograder._results import TestResult as Outcome  # (named apart: pytest collects no class)
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.grading import fill_in
 
@@ -169,6 +172,101 @@ def test_another_students_program_loses_points_and_sees_its_prints_on_its_own_bo
     # (Nor how many lines it printed before the answer: a count a program chooses.)
     assert read and all("warning: ignored lines before the answer" in o.splitlines() for o in read)
     assert MARKER not in results["output"]
+
+
+def summary(results: dict) -> list[str]:
+    """The lines above the report in the top-level output, which the student always sees."""
+    said = re.match(r"(?:<p>.*</p>\n)*", results["output"])
+    assert said
+    return re.findall(r"<p>(.*)</p>", said[0])
+
+
+def test_the_summary_the_student_always_sees_says_nothing_of_the_hidden_boards(
+    variants, archive, tmp_path
+):
+    # Right on the student's own board and wrong everywhere else (its answer is written
+    # in), against a program right everywhere: before the due date the student must not
+    # tell them apart, or resubmitting would show what passes the hidden boards.
+    key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
+    users = [{"email": "ada@uni.example", "id": 900, "name": "Ada"}]
+    own_only = run_autograder(archive, tmp_path / "own", printing(key["expected"]["values"]),
+                              users)  # fmt: skip
+    everywhere = run_autograder(archive, tmp_path / "all", own_program(variants, "s1"), users)
+    assert own_only["tests"][0]["status"] == everywhere["tests"][0]["status"] == "passed"
+    assert all(t["status"] == "failed" for t in own_only["tests"][1:])
+    assert all(t["status"] == "passed" for t in everywhere["tests"][1:])
+    assert summary(own_only) == summary(everywhere)
+    assert summary(own_only) == [
+        "Graded on your own board (s1).",
+        "1 of 1 visible board fully right.",
+        "Your program is also graded on other boards, whose results are shown after the due date.",
+    ]
+    # (The total, which does tell them apart, Gradescope hides while tests are hidden.)
+    assert own_only["score"] < everywhere["score"] == 100
+
+
+def board_result(hidden: str) -> SubmissionResult:
+    """A submission right on the public board and ``hidden`` on the six others."""
+    tests = [Outcome("public", "public board", 25.0, 25.0, True, "passed", 100, 100)]
+    points = 15.0 if hidden == "passed" else 0.0
+    tests += [Outcome(f"hidden-{k}", f"hidden board {k}", points, 15.0, False, hidden)
+              for k in range(1, 7)]  # fmt: skip
+    score = sum(t.score for t in tests)
+    return SubmissionResult("s1", "classic.py", "classic", score, 115.0, "graded", tuple(tests))
+
+
+@pytest.mark.parametrize("visibility", VISIBILITIES)
+def test_the_top_level_output_counts_only_the_boards_visible_to_the_student(visibility):
+    passed, wrong = (gradescope_results(board_result(h), visibility) for h in ("passed", "wrong"))
+    assert passed["visibility"] == "visible"  # the top-level output is always shown
+    if visibility == "visible":  # every board is shown at once, so the count may cover all
+        assert passed["output"] == "7 of 7 boards fully right."
+        assert wrong["output"] == "1 of 7 boards fully right."
+        return
+    assert passed["output"] == wrong["output"]
+    first, then = passed["output"].splitlines()
+    assert first == "1 of 1 visible board fully right."
+    when = {"after_due_date": "are shown after the due date",
+            "after_published": "are shown when the grades are published",
+            "hidden": "are not shown here"}[visibility]  # fmt: skip
+    assert then == f"Your program is also graded on other boards, whose results {when}."
+    assert all(t["visibility"] == visibility for t in passed["tests"][1:])
+    # The total counts every board; Gradescope does not show it while tests are hidden.
+    assert (passed["score"], wrong["score"]) == (115.0, 25.0)
+
+
+def test_a_group_is_told_whose_board_it_was_graded_on(variants, archive, tmp_path):
+    # Grace's board is the first member's: Ada's answer, written in, is wrong there.
+    key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
+    users = [{"email": "grace@uni.example", "id": 903, "name": "Grace"},
+             {"email": "ada@uni.example", "id": 900, "name": "Ada", "sid": "s1"}]  # fmt: skip
+    results = run_autograder(archive, tmp_path, printing(key["expected"]["values"]), users)
+    assert_valid(results)
+    own = results["tests"][0]
+    board = json.loads((variants[0] / "students" / "s3" / "board.json").read_text())
+    assert f"{board['goal']} squares, {len(board['jumps'])} jumps" in own["name"]
+    assert own["score"] < 25
+    assert summary(results)[0] == (
+        "Group submission: the whole group is graded on the board of Grace (s3), its first "
+        "member with a board. Ada (s1) has another board, which this submission was not "
+        "graded on."
+    )
+
+
+def test_a_group_member_without_a_board_is_named_and_the_next_ones_board_used(variants):
+    manifest = load_manifest(variants[0] / "manifest.json", "classic")
+    stranger = {"email": "stranger@elsewhere.example", "name": "Stranger"}
+    alan = {"email": "alan@uni.example", "name": "Alan"}
+    entry, note = _own_board(manifest, [stranger, alan])
+    assert entry is not None and entry.id == "s2"
+    assert note == ("Group submission: the whole group is graded on the board of Alan (s2), "
+                    "its first member with a board. No board was made for Stranger.")  # fmt: skip
+    # One member: the note is as it always was.
+    assert _own_board(manifest, [alan])[1] == "Graded on your own board (s2)."
+    # Two users found as the same student (the same login twice): no other board to name.
+    entry, note = _own_board(manifest, [alan, {"sid": "s2"}])
+    assert note.endswith("its first member with a board.")
+    assert _own_board(manifest, [stranger]) == (None, "")
 
 
 def test_a_crash_shows_its_standard_error_on_the_visible_board_only(variants, archive, tmp_path):

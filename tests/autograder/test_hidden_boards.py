@@ -4,8 +4,9 @@ A program is handed its board, so any part of the feedback it can steer (which e
 wrong, what it prints, how it fails) could carry the board back to the student. The
 programs of ``HIDDEN_CORPUS`` try each of these on the classic answer key, graded at the
 ``process`` level; the student's side of the result (feedback, titles, the feedback file,
-Gradescope's ``results.json``) must hold no number of the board, while the counts stay
-right and a mistake is still named. The staff's lines keep the detail.
+Gradescope's ``results.json``) must hold no number of the board (not even its size, which
+a count of entries would give), while the share of right entries said stays right and a
+mistake is still named. The staff's lines keep the detail.
 """
 
 from __future__ import annotations
@@ -96,14 +97,32 @@ def unexplained_numbers(line: str, case: Case) -> list[str]:
     return re.findall(r"\d+(?:\.\d+)?", line)
 
 
+# What a hidden board says of its entries: all, none, or a tenth of them (never the count,
+# whose total is the board's size).
+SHARE = re.compile(r"all entries right|none of the entries right|under 10% of the entries "
+                   r"right|(?P<low>[1-9])0-(?P=low)9% of the entries right")  # fmt: skip
+
+
+def share_holds(line: str, right: int, total: int) -> bool:
+    """Whether the share ``line`` says is that of ``right`` entries in ``total``."""
+    said = SHARE.fullmatch(line)
+    assert said, line
+    if line.startswith("all"):
+        return right == total
+    if line.startswith("none"):
+        return right == 0
+    low = int(said["low"] or 0) / 10
+    return 0 < right < total and low <= right / total < low + 0.1
+
+
 def assert_says_nothing_of_its_board(case: Case, title: str, feedback: list[str],
                                      right: int, total: int) -> None:  # fmt: skip
-    """A hidden board's title and feedback: only the count of right entries has numbers."""
+    """A hidden board's title and feedback: only the share of right entries, in tenths,
+    has numbers."""
     assert re.fullmatch(r"(hidden|edge) board [1-9]", title), title
     for line in feedback:
-        counted = re.fullmatch(r"(\d+) of (\d+) entries right", line)
-        if counted:
-            assert (int(counted[1]), int(counted[2])) == (right, total), line
+        if SHARE.fullmatch(line):
+            assert share_holds(line, right, total), (case.name, line, right, total)
             continue
         assert not unexplained_numbers(line, case), (case.name, line)
 
@@ -143,6 +162,38 @@ def test_spoiled_jump_squares_are_counted_but_never_named(graded):
         assert len(staff_squares(test)) == min(len(jumps), 10)
 
 
+def test_a_hidden_board_says_about_what_share_is_right_and_never_its_size(graded):
+    result = graded("hidden_spoil")
+    public = result.tests[0]
+    # A visible board keeps the exact count: its size is no secret.
+    assert public.feedback[0] == f"{public.right} of {public.total} entries right"
+    for case, test in hidden(result):
+        said = "\n".join(test.feedback)
+        # "2 of 90 entries right" would give the goal away, and the count right is the
+        # program's to steer (spoil as many squares as the board has jumps).
+        assert not re.search(r"\d+ of \d+", said), (case.name, said)
+        assert f"of {case.board['goal']}" not in said
+        assert share_holds(test.feedback[0], test.right, test.total), test.feedback
+        # The staff still read the count.
+        assert f"{test.right} of {test.total} entries right" in test.staff
+
+
+def test_the_share_said_is_the_same_on_boards_of_any_size():
+    from autograder._texts import hidden_entries_right as said
+
+    # Hidden goals are 50, 60, ..., 150: half right says the same on each of them.
+    sizes = range(50, 151, 10)
+    assert {said(goal // 2, goal) for goal in sizes} == {"50-59% of the entries right"}
+    assert {said(goal, goal) for goal in sizes} == {"all entries right"}
+    assert {said(0, goal) for goal in sizes} == {"none of the entries right"}
+    # A single wrong entry or a single right one is never rounded to "all" or "none".
+    assert {said(goal - 1, goal) for goal in sizes} == {"90-99% of the entries right"}
+    assert {said(1, goal) for goal in sizes} == {"under 10% of the entries right"}
+    for goal in sizes:
+        for right in range(goal + 1):
+            assert share_holds(said(right, goal), right, goal), (right, goal)
+
+
 def test_a_program_ignoring_chutes_is_told_so_on_hidden_boards(graded):
     result = graded("hidden_spoil", rules="chutes-ignored")
     told = 0
@@ -178,7 +229,7 @@ def test_chatter_echoing_the_board_is_warned_about_by_kind_only(graded):
     assert any(f"ignored {goal} lines before the answer" in line for line in public.feedback)
     for case, test in hidden(result):
         assert test.feedback == (
-            f"{test.total} of {test.total} entries right",
+            "all entries right",
             "warning: blank lines inside the answer",
             "warning: ignored lines before the answer",
             "warning: ignored lines after the answer",

@@ -30,6 +30,7 @@ from autograder._boards import board_family
 from autograder._cases import mistake_words
 from autograder._gradescope import gradescope_results
 from autograder._html import submission_fragment, write_html_reports
+from autograder._reports import feedback_text
 from autograder._verdict import grade_output
 from autograder.cli import main
 from tests.grading import answer_cases
@@ -113,6 +114,19 @@ def test_each_square_is_coloured_by_how_far_its_printed_value_is():
     # The fill is an attribute too, so the colour survives a page whose styles are stripped.
     fills = {tone(g): g.find(f"{SVG}rect").get("fill") for g in drawn.values()}
     assert len({fills["right"], fills["off-1"], fills["off-2"], fills["off-3"]}) == 4
+
+
+def test_a_square_that_printed_nan_says_nan_as_the_text_does():
+    assignment, cases = cases_of("classic")
+    public = cases[0]
+    answer = public.expected.answer
+    text = output_format(answer.output).render(changed(answer, {30: float("nan")}))
+    _, _, result = graded("classic", {public.name: text})
+    assert "square 30: printed nan" in feedback_text(result)
+    # The page is drawn from the result as the log keeps it: through JSON and back.
+    kept = SubmissionResult.from_json(json.loads(json.dumps(result.to_json())))
+    said = title(squares(svgs(submission_html(kept, assignment))[0])[30])
+    assert said.startswith("square 30: printed nan, expected ")
 
 
 def test_every_jump_is_an_arrow_from_its_start_to_its_end():

@@ -82,6 +82,21 @@ def test_square_off_the_board_is_an_error():
         parse_output(text, expected)
 
 
+def test_the_start_printed_in_the_table_too_is_a_warning_not_an_error():
+    # Square 0 is in no table (its value is the first line), yet "squares 0 to N" leads
+    # a student to print it there: the rest is read as usual, and a value there is no
+    # second chance to be wrong.
+    expected = jump_expected()
+    lines = render(expected.answer).splitlines()
+    lines.insert(len(lines), "  0: 99.99 ")
+    printed = parse_output("\n".join(lines), expected)
+    assert mark(printed, expected, 0.01).right == 20
+    assert any("square 0 is in no table" in w for w in printed.warnings)
+    text = render(expected.answer).replace(" 20:", " 21:")  # any other square stays an error
+    with pytest.raises(OutputError, match="square 21 is not on this board"):
+        parse_output(text, expected)
+
+
 def test_nothing_printed_is_an_error():
     with pytest.raises(OutputError, match="no line 'Expected turns per game"):
         parse_output("", jump_expected())

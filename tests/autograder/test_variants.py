@@ -597,3 +597,32 @@ def test_a_refused_run_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
     (line,) = refused.stderr.splitlines()
     assert line.startswith(f"autograder: error: {out}: holds variants made with another secret")
     assert "keeps no secret.txt" in line
+
+
+def test_the_trap_lane_bundle_checks_the_circle_and_the_trapped_lane_too(tmp_path):
+    # A program that ignores the circle can be right on a student's own board (no circle
+    # there); the public circle board that everyone's check runs catches it, in the bundle
+    # as with `autograder check`.
+    roster = write_roster(tmp_path / "roster.csv", 8)
+    report = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
+    student = next(s for s in report.manifest.students if not s.board.get("circle"))
+    with zipfile.ZipFile(tmp_path / "out" / "students" / f"{student.id}.zip") as zipped:
+        zipped.extractall(tmp_path)
+    bundle = tmp_path / f"trap-lane-{student.id}"
+    right = reference_program("trap-lane")
+    (bundle / "right.py").write_text(right)
+    result = check(bundle, "right.py")
+    assert result.returncode == 0, result.stdout
+    sections = result.stdout.split("\n\n")
+    titles = [s.splitlines()[0] for s in sections[1:-1]]
+    assert len(titles) == 2 and any("circle" in t for t in titles), result.stdout
+    call = "expec, dice = markovDecision(layout, circle)"
+    assert right.count(call) == 1
+    flat = right.replace(call, "expec, dice = markovDecision(layout, False)")
+    (bundle / "flat.py").write_text(flat)
+    result = check(bundle, "flat.py")
+    assert result.returncode == 1
+    own, *shared = result.stdout.split("\n\n")[:3]
+    assert "29 of 29 entries right" in own  # its own board has no circle
+    circle = next(s for s in shared if "circle" in s.splitlines()[0])
+    assert "entries right" in circle and "29 of 29" not in circle
