@@ -25,7 +25,9 @@ class Variation:
 
     ``name`` is a short id (``"overshoot-wins"``); ``says`` describes the rules the answer
     follows in plain words ("overshooting the goal wins"); ``reread`` names the rule to read
-    again (mistakes only).
+    again (mistakes only). ``by_square`` (readings only): the reading may be taken square by
+    square, mixed with the rules' own and the other such readings (a jump square's value,
+    which no other square's depends on); otherwise it is taken for the whole answer or not.
     """
 
     name: str
@@ -33,19 +35,25 @@ class Variation:
     answer: Answer
     accepted: tuple[frozenset[str], ...] | None = None
     reread: str = ""
+    by_square: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "says": self.says}
         data.update(_answer_json(self.answer, self.accepted))
         if self.reread:
             data["reread"] = self.reread
+        if self.by_square:
+            data["by_square"] = True
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Variation:
         answer, accepted = _answer_from_json(data)
+        by_square = data.get("by_square", False)
+        if not isinstance(by_square, bool):
+            raise TypeError(f"by_square: {by_square!r} is not true or false")
         return cls(str(data["name"]), str(data["says"]), answer, accepted,
-                   str(data.get("reread", "")))  # fmt: skip
+                   str(data.get("reread", "")), by_square)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,11 +61,15 @@ class Expected:
     """A correct answer on one board: the exact numbers, and every acceptable action.
 
     ``readings`` are the same answer under the other conventions the rules accept (jump
-    squares, the circle's overshoot): a program that prints any of them in full is right.
-    ``ungraded`` names entries no game can observe (an action on a jump square), which are
-    not graded. ``mistakes`` are the answers of known wrong rules, so feedback can name the
-    mistake. ``sweeps[k]`` is the start value after ``k + 1`` value-iteration sweeps from 0,
-    until it is within tolerance, so a program that stopped early can be told by how much.
+    squares, the circle's overshoot): a program that prints any of them in full is right,
+    and one may mix those taken square by square (``Variation.by_square``) with the rules'
+    own. ``ungraded`` names entries no game can observe (an action on a jump square), which
+    are not graded. ``mistakes`` are the answers of known wrong rules, so feedback can name
+    the mistake. ``sweeps[k]`` is the start value after ``k + 1`` value-iteration sweeps from
+    0, each computing every square from the last sweep's values, until it is within
+    tolerance, so a program that stopped early can be told by how much; ``sweeps_up`` and
+    ``sweeps_down`` are the same for sweeps that update the values in place, one square
+    after another, up the board or down it (empty where not computed).
     """
 
     answer: Answer
@@ -66,8 +78,11 @@ class Expected:
     ungraded: frozenset[str] = frozenset()
     mistakes: tuple[Variation, ...] = ()
     sweeps: tuple[float, ...] = ()
-    # What is derived once and asked for again: the entries of each answer held here, and
-    # the reading-dependent keys. A batch marks hundreds of programs against one case.
+    sweeps_up: tuple[float, ...] = ()
+    sweeps_down: tuple[float, ...] = ()
+    # What is derived once and asked for again: the entries of each answer held here, the
+    # reading-dependent keys, where each reading differs, and what each square may show. A
+    # batch marks hundreds of programs against one case.
     _memo: dict[tuple[Any, ...], Any] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -116,6 +131,44 @@ class Expected:
         loose: set[str] = self._memo[key]
         return loose
 
+    def differing(self, reading: Variation, value_tolerance: float) -> list[tuple[Entry, Entry]]:
+        """Where ``reading`` and the rules' own answer differ: each entry of the rules' answer
+        with the reading's entry for the same key (values apart by more than the tolerance,
+        or other actions accepted)."""
+        key = ("differing", id(reading), value_tolerance)
+        cached = self._memo.get(key)
+        if cached is not None and cached[0] is reading:
+            return cached[1]
+        base = {e.key: e for e in self.entries(value_tolerance)}
+        pairs = [
+            (base[e.key], e)
+            for e in self.entries_of(reading.answer, reading.accepted, value_tolerance)
+            if e.key in base
+            and (base[e.key].accepted != e.accepted if e.is_action else not base[e.key].accepts(e))
+        ]
+        if any(reading is r for r in self.readings):
+            self._memo[key] = (reading, pairs)
+        return pairs
+
+    def by_square(
+        self, value_tolerance: float
+    ) -> dict[str, tuple[tuple[Variation | None, Entry], ...]]:
+        """The values a square may show where a reading taken square by square differs from
+        the rules' own: per key, the rules' entry (reading ``None``), then each such
+        reading's, with the reading."""
+        key = ("by-square", value_tolerance)
+        if key not in self._memo:
+            found: dict[str, list[tuple[Variation | None, Entry]]] = {}
+            for r in self.readings:
+                if not r.by_square:
+                    continue
+                for mine, theirs in self.differing(r, value_tolerance):
+                    if not mine.is_action:
+                        found.setdefault(mine.key, [(None, mine)]).append((r, theirs))
+            self._memo[key] = {k: tuple(v) for k, v in found.items()}
+        values: dict[str, tuple[tuple[Variation | None, Entry], ...]] = self._memo[key]
+        return values
+
     def _answers(self) -> list[Answer]:
         return [self.answer, *(v.answer for v in self.readings + self.mistakes)]
 
@@ -128,8 +181,9 @@ class Expected:
             data["ungraded"] = sorted(self.ungraded)
         if self.mistakes:
             data["mistakes"] = [m.to_json() for m in self.mistakes]
-        if self.sweeps:
-            data["sweeps"] = list(self.sweeps)
+        for name in ("sweeps", "sweeps_up", "sweeps_down"):
+            if getattr(self, name):
+                data[name] = list(getattr(self, name))
         return data
 
     @classmethod
@@ -144,6 +198,8 @@ class Expected:
                 ungraded=frozenset(str(k) for k in data.get("ungraded", ())),
                 mistakes=tuple(Variation.from_json(m) for m in data.get("mistakes", ())),
                 sweeps=tuple(float(v) for v in data.get("sweeps", ())),
+                sweeps_up=tuple(float(v) for v in data.get("sweeps_up", ())),
+                sweeps_down=tuple(float(v) for v in data.get("sweeps_down", ())),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not an expected answer ({err.__class__.__name__}: {err})") from None

@@ -6,6 +6,17 @@ The answers of the readings and of the catalogued mistakes come with the expecte
 only compared. Two mistakes need no catalogue: a value iteration stopped too early (every
 error on one side, growing with the distance to the goal) and values off by one turn.
 
+Readings. An answer *follows* a reading when it matches it on at least half (``FOLLOWS``)
+of the entries where the reading and the rules' own answer differ, and on more of them
+than the rules' own; it is then marked against that reading (of several, the one it gets
+the most entries right under). A reading the rules accept square by square (a jump
+square's value, ``Variation.by_square``) may also be mixed: an entry still wrong is right
+when it shows, on its square, the value of such a reading or of the rules' own. The
+feedback says "convention: ...; accepted." only when a reading followed or a mix accounts
+for entries and the answer is otherwise mostly right (``FIT`` of the entries that depend on
+no reading); a wrong program that meets a reading on a square or two by chance is neither
+told it follows one nor shown that reading's values.
+
 Standard library only: a student bundle carries this module (its ``check.py`` names the
 mistake too), and it runs there on Python 3.10.
 """
@@ -19,20 +30,37 @@ from dataclasses import dataclass
 from ._answer import Entry
 from ._cases import Expected, Variation
 from ._formats import Printed
-from ._score import Mark, mark_entries
+from ._score import Mark, Wrong, mark_entries
 from ._texts import GENERIC_MISTAKES
 
 __all__ = ["Diagnosis", "diagnose", "goal_value"]
 
 # A mistake is named when the printed answer matches its answer on this share of the
-# entries that do not depend on a reading, and more of them than the right answer.
+# entries that do not depend on a reading, and more of them than the right answer; and a
+# convention is said to be accepted only when this share of those entries is right.
 FIT = 0.9
+# A whole reading is followed when the printed answer matches it on this share of the
+# entries where it differs from the rules' own answer (and on more of them than the rules').
+FOLLOWS = 0.5
+# A printed start value lies on a course of value iteration when it is this close to the
+# start value after some sweep (values print with two decimals).
+ON_COURSE = 0.005
+# The courses value iteration from 0 takes (``Expected``'s fields), and how the feedback
+# tells their sweeps apart (where the answer key has only the first, it needs no words).
+COURSES = (
+    ("sweeps", "each from the last sweep's values"),
+    ("sweeps_up", "updating the values in place, from the lowest square up"),
+    ("sweeps_down", "updating the values in place, from the highest square down"),
+)
+# How the feedback calls the rules' own reading when it mixes readings square by square.
+RULES_OWN = "the handout's own reading"
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """``mark``: the answer marked against the reading it follows best (the rules' own when
-    ``reading`` is ``None``). ``mistakes``: the names of the mistakes it matches.
+    """``mark``: the answer marked against the reading it follows (the rules' own when
+    ``reading`` is ``None``), readings taken square by square mixed in (``mixed``: the keys
+    right only so). ``mistakes``: the names of the mistakes it matches.
     ``lines``: what the feedback says about both. ``hidden_lines``: the same for a hidden
     board, which names the reading and the mistake but gives no count that comes from the
     board or from what the program chose to print (sweeps, squares per table)."""
@@ -42,6 +70,8 @@ class Diagnosis:
     mistakes: tuple[str, ...]
     lines: tuple[str, ...]
     hidden_lines: tuple[str, ...] = ()
+    # The entries right under another reading, taken square by square, than ``reading``.
+    mixed: tuple[str, ...] = ()
 
 
 def _matches(printed: Printed, entry: Entry) -> bool:
@@ -119,25 +149,37 @@ def _generic(
         return None
     goal = goal_value(expected)
     distance = [abs((e.value or 0.0) - goal) for e, _ in pairs]
-    sweeps = expected.sweeps
     start = printed.numbers.get("start")
     # Values below the right ones and growing with the distance also come from rules that
-    # end the game early (a face counted as a win), so the start value must also lie on
-    # the course value iteration from 0 takes, sweep by sweep.
-    on_course = start is not None and any(abs(v - start) <= 0.005 + 1e-9 for v in sweeps)
-    if not on_course or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5:
+    # end the game early (a face counted as a win), so the start value must also lie on a
+    # course value iteration from 0 takes, sweep by sweep: from the last sweep's values, or
+    # in place up or down the board (as most loops over a list go).
+    in_place = bool(expected.sweeps_up or expected.sweeps_down)
+    # (sweeps done, sweeps needed) -> the kinds of sweep whose course the start is on
+    near: dict[tuple[int, int], list[str]] = {}
+    for field, kind in COURSES:
+        course: tuple[float, ...] = getattr(expected, field)
+        if start is None or not course:
+            continue
+        gap, k = min((abs(v - start), k) for k, v in enumerate(course))
+        if gap <= ON_COURSE + 1e-9:
+            near.setdefault((k + 1, len(course)), []).append(kind)
+    if not near or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5:
         return None
     sentence = "every value is below the right one, and more so far from the goal"
     advice = ". Iterate until the largest change is below 1e-9."
     # The sweeps a board needs are a fact about it, and the sweeps a program stopped after
-    # are its own choice: neither is told on a hidden board.
-    counted = sentence
-    if sweeps and start is not None:
-        done = min(range(len(sweeps)), key=lambda k: abs(sweeps[k] - start)) + 1
-        counted += (
-            f" (your values look like about {done} sweep{'s' if done > 1 else ''} from 0; "
-            f"they settle within the tolerance after about {len(sweeps)})"
-        )
+    # are its own choice: neither is told on a hidden board. Two courses can pass by one
+    # start value after different counts (in place up the board is only a little faster
+    # than from the last sweep's values), and the rest of the answer cannot tell them apart:
+    # each is told.
+    told = [
+        f"about {done} sweep{'s' if done > 1 else ''} from 0"
+        + (", " + " or ".join(kinds) if in_place else "")
+        + f", which settle within the tolerance after about {needed}"
+        for (done, needed), kinds in near.items()
+    ]
+    counted = f"{sentence} (your values look like {'; or '.join(told)})"
     return "stopped-early", counted + advice, sentence + advice
 
 
@@ -164,23 +206,83 @@ def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
     return "; ".join(parts)
 
 
+def _follows(printed: Printed, expected: Expected, reading: Variation, tolerance: float) -> bool:
+    """Whether ``printed`` follows ``reading`` where it differs from the rules' answer: on
+    ``FOLLOWS`` of those entries, and on more of them than the rules' own answer."""
+    differing = expected.differing(reading, tolerance)
+    theirs = sum(_matches(printed, e) for _, e in differing)
+    mine = sum(_matches(printed, e) for e, _ in differing)
+    return bool(differing) and theirs >= FOLLOWS * len(differing) and theirs > mine
+
+
+def _mixed(
+    printed: Printed, expected: Expected, mark: Mark, tolerance: float
+) -> tuple[Mark, dict[Variation | None, list[str]]]:
+    """``mark`` with each wrong entry made right that shows, on its square, the value of a
+    reading taken square by square or the rules' own (``None``); and the keys of those
+    entries, by the reading each shows."""
+    squares = expected.by_square(tolerance)
+    wrong: list[Wrong] = []
+    mixed: dict[Variation | None, list[str]] = {}
+    for w in mark.wrong:
+        shown = [r for r, e in squares.get(w.key, ()) if _matches(printed, e)]
+        if shown:
+            mixed.setdefault(shown[0], []).append(w.key)
+        else:
+            wrong.append(w)
+    if not mixed:
+        return mark, {}
+    return Mark(mark.total - len(wrong), mark.total, tuple(wrong)), mixed
+
+
+def _convention(
+    reading: Variation | None,
+    mixed: dict[Variation | None, list[str]],
+    labels: dict[str, str],
+    counted: bool = True,
+) -> str:
+    """The line that says which convention the answer follows; ``counted``: naming the
+    squares of each reading mixed in (a hidden board's line names none)."""
+    base = RULES_OWN if reading is None else reading.says
+    if not mixed:
+        return f"convention: {base}; accepted."
+    parts = [f"mostly: {base}"]
+    for other, keys in mixed.items():
+        names = [labels.get(k, k) for k in keys]
+        where = " and ".join(names) if len(names) <= 3 else f"{len(names)} squares"
+        said = RULES_OWN if other is None else other.says
+        parts.append(f"on {where if counted else 'some squares'}: {said}")
+    return (
+        f"convention: the accepted readings mixed square by square ({'; '.join(parts)}); accepted."
+    )
+
+
 def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosis:
-    """Mark ``printed`` against the rules' answer and every accepted reading, keep the best,
-    and, if it is not all right, name the mistake it matches."""
+    """Mark ``printed`` against the rules' answer, or the reading it follows, with readings
+    taken square by square mixed in, and, if it is not all right, name the mistake it
+    matches."""
     entries = expected.entries(tolerance)
     best, reading = mark_entries(printed, entries), None
     for other in expected.readings:
+        if not _follows(printed, expected, other, tolerance):
+            continue
         marked = mark_entries(printed, expected.entries_of(other.answer, other.accepted, tolerance))
         if marked.right > best.right:
             best, reading = marked, other
-    lines: list[str] = []
-    if reading is not None:
-        lines.append(f"convention: {reading.says}; accepted.")
-    hidden = list(lines)  # (a reading's words come from the rules, never from the board)
-    if best.right == best.total:
-        return Diagnosis(best, reading, (), tuple(lines), tuple(hidden))
+    best, mixed = _mixed(printed, expected, best, tolerance)
     loose = expected.reading_dependent(tolerance)
     right_fit = _fit(printed, entries, loose)
+    lines: list[str] = []
+    hidden: list[str] = []
+    # A reading is told only where it accounts for entries of an answer otherwise right.
+    if (reading is not None or mixed) and right_fit >= FIT:
+        labels = {e.key: e.label for e in entries}
+        lines.append(_convention(reading, mixed, labels))
+        # (a reading's words come from the rules, never from the board)
+        hidden.append(_convention(reading, mixed, labels, counted=False))
+    keys = tuple(k for keys in mixed.values() for k in keys)
+    if best.right == best.total:
+        return Diagnosis(best, reading, (), tuple(lines), tuple(hidden), keys)
     wrong = {w.key for w in best.wrong} - loose
     fits = []
     for mistake in expected.mistakes:
@@ -207,4 +309,4 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
     if tables:
         lines.append(f"tables: {tables}.")
         hidden.append(f"tables: {_tables(best, entries, counted=False)}.")
-    return Diagnosis(best, reading, names, tuple(lines), tuple(hidden))
+    return Diagnosis(best, reading, names, tuple(lines), tuple(hidden), keys)

@@ -14,7 +14,7 @@ from typing import Any
 
 from autograder import Answer, Expected, TestCase, UsageError, describe_board, output_format
 
-from ._catalogue import accepted_actions, sweep_trajectory, variations
+from ._catalogue import accepted_actions, in_place_trajectory, sweep_trajectory, variations
 from ._draws import board_draws
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
@@ -26,14 +26,19 @@ def expected_answer(problem: Problem, solution: Solution) -> Expected:
     """The answer, with every action whose expected cost is within the assignment's policy
     tolerance of the best accepted on each printed square, the other readings the rules
     accept, the entries not graded, the named mistakes that can be told apart on this board,
-    and the start value's course under value iteration (for "stopped too early")."""
+    and the start value's courses under value iteration (for "stopped too early"): sweeps
+    from the last sweep's values, and sweeps in place, up and down the board."""
     game = problem.game
     answer = game.answer(solution)
     plain = Expected(answer, accepted_actions(problem, solution, answer), ungraded=game.ungraded())
     rules = problem.rules
     readings, mistakes = variations(problem, solution, plain, rules.READINGS, rules.MISTAKES)
-    sweeps = sweep_trajectory(game, solution, problem.assignment.value_tolerance)
-    return dataclasses.replace(plain, readings=readings, mistakes=mistakes, sweeps=sweeps)
+    tolerance = problem.assignment.value_tolerance
+    sweeps = sweep_trajectory(game, solution, tolerance)
+    up = in_place_trajectory(game, solution, tolerance, len(sweeps))
+    down = in_place_trajectory(game, solution, tolerance, len(sweeps), descending=True)
+    return dataclasses.replace(plain, readings=readings, mistakes=mistakes, sweeps=sweeps,
+                               sweeps_up=up, sweeps_down=down)  # fmt: skip
 
 
 def self_check_text(answer: Answer) -> str:
@@ -76,9 +81,14 @@ def _case(
     problem: Problem,
     solution: Solution | None = None,
     self_check: str | None = None,
+    quoted: bool = False,
 ) -> TestCase:
+    """A test case; ``quoted``: with the reference's own first line as its self-check, as
+    the handout of an assignment with no published one quotes it."""
     solution = solution or solve_problem(problem)
     expected = expected_answer(problem, solution)
+    if quoted and self_check is None:
+        self_check = self_check_text(expected.answer)
     return TestCase(case, title, dict(data), points, visible, expected, self_check)
 
 
@@ -98,6 +108,7 @@ def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
             True,
             public,
             self_check=assignment.self_check,
+            quoted=True,
         )
     ]
     family = assignment.board_family

@@ -46,7 +46,7 @@ from autograder import (
     render_program,
 )
 
-from ._answer_key import answer_key
+from ._answer_key import answer_key, self_check_text
 from ._model import Model
 from ._params import params_to_json
 from ._policy import solved_board
@@ -350,15 +350,17 @@ def _examples(c: Conformance) -> None:
 
 def _boards(c: Conformance) -> None:
     """Only the public board and the public edge boards are visible, the public board
-    carries the published self-check, every board differs, and no expected answer prints
-    ``-0.00`` or a goal value off its exact one."""
+    carries the published self-check (else the solver's first line, which the handout
+    quotes), every board differs, and no expected answer prints ``-0.00`` or a goal value
+    off its exact one."""
     cases = c.graded.cases
     shown = {"public", *c.assignment.tests.public_edge_boards}
     _expect(
         [t.visible for t in cases] == [t.name in shown for t in cases] and cases[0].visible,
         "only the public board (first) and the public edge boards may be visible",
     )
-    _expect(cases[0].self_check == c.assignment.self_check, "the public board's self-check")
+    quoted = c.assignment.self_check or self_check_text(cases[0].expected.answer)
+    _expect(cases[0].self_check == quoted, "the public board's self-check")
     _expect(
         len({json.dumps(t.board, sort_keys=True) for t in cases}) == len(cases),
         "two test boards are the same",

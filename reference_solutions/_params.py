@@ -31,8 +31,11 @@ __all__ = [
 Parser = Callable[[Any], Any]
 
 
-def param(default: Any, parse: Parser, help: str) -> Any:
-    return dataclasses.field(default=default, metadata={"parse": parse, "help": help})
+def param(default: Any, parse: Parser, help: str, applies: tuple[str, Any] | None = None) -> Any:
+    """A parameter's field; ``applies``: ``(other parameter, value)`` when it has an effect
+    only while the other has that value (a discount, only with the discounted objective)."""
+    metadata = {"parse": parse, "help": help, "applies": applies}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,11 @@ def dice_set(value: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(dice)
 
 
+def _as_set(value: Any) -> str:
+    """A value as ``--set`` takes it (``true``, not Python's ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def read_params(cls: type, layers: list[tuple[str, Mapping[str, Any]]], assignment: str) -> Any:
     """Merge parameter layers (later wins) into an instance of ``cls``.
 
@@ -193,7 +201,20 @@ def read_params(cls: type, layers: list[tuple[str, Mapping[str, Any]]], assignme
             parsed[name] = fields[name].metadata["parse"](value)
         except ValueError as err:
             raise UsageError(origin[name], f"{name} {err}") from None
-    return cls(**parsed)
+    made = cls(**parsed)
+    # A setting given on the command line that the rules would ignore is a slip (a discount
+    # without the discounted objective): said, not silently dropped. (An assignment's or a
+    # board file's own value may wait for another layer to switch it on.)
+    for name in raw:
+        applies = fields[name].metadata.get("applies")
+        if applies is None or not origin[name].startswith("--set "):
+            continue
+        other, wanted = applies
+        if (now := getattr(made, other)) != wanted:
+            want, have = _as_set(wanted), _as_set(now)
+            raise UsageError(origin[name], f"{name} has no effect unless {other}={want} "
+                             f"({other} is {have}): add --set {other}={want}")  # fmt: skip
+    return made
 
 
 def params_to_json(params: Any) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
+import numpy as np
+
 from autograder import (
     Answer,
     Assignment,
@@ -39,6 +41,11 @@ class Game(Protocol):
     @property
     def steps_per_sweep(self) -> int:
         """Model steps per sweep over the squares (2 where a turn is a spin, then a choice)."""
+        ...
+
+    def squares_in_order(self, descending: bool = False) -> np.ndarray:
+        """The states of the squares a program's value iteration updates, in the order its
+        loop does: from the lowest square up (``descending``: the highest down)."""
         ...
 
     def answer(self, solution: Solution) -> Answer: ...

@@ -65,11 +65,12 @@ def designed_score(mistake, cases) -> float:
     for case in cases:
         wrong = mistake(case.board)
         goal = case.board["goal"]
-        # The start value (square 0) and squares 1..goal-1 are graded; a program is marked
-        # against the reading it follows best.
-        hits = max(
-            sum(abs(round(wrong[i], 2) - right[i]) <= TOLERANCE + 1e-9 for i in range(goal))
-            for right in readings(case.board, classic_values(case.board))
+        # The start value (square 0) and squares 1..goal-1 are graded; a jump square's value
+        # is right under any reading, square by square.
+        each = readings(case.board, classic_values(case.board))
+        hits = sum(
+            any(abs(round(wrong[i], 2) - right[i]) <= TOLERANCE + 1e-9 for right in each)
+            for i in range(goal)
         )
         total += case.points * hits / goal
     return total

@@ -32,13 +32,16 @@ class JumpChanges:
     (``reference_solutions._catalogue``); the defaults are the rules as written.
 
     ``jump_in_place``: a move that leaves the piece where it stands takes that square's jump
-    (reading (b) of a jump square's value). ``jump_turns``: extra turns a jump costs.
+    (reading (b) of a jump square's value). ``zero_move_jumps``: a move of 0 takes it, but
+    an overshoot that stays does not (the course's ``next = p if p + s > N else
+    goes_to[p + s]`` in a game with a move of 0). ``jump_turns``: extra turns a jump costs.
     ``first_face``: the spinner shows ``first_face .. first_face + faces - 1``.
     ``boost_overshoot``: the overshoot rule of a boosted move, if not the game's.
     ``boost_jumps``: a boosted move takes the jump where it ends.
     """
 
     jump_in_place: bool = False
+    zero_move_jumps: bool = False
     jump_turns: int = 0
     first_face: int = 1
     boost_overshoot: Overshoot | None = None
@@ -87,7 +90,10 @@ def landing(
         return target
     if changes.jump_in_place:
         return board.goes_to[target]
-    return np.where(target == square, target, board.goes_to[target])
+    stays = target == square
+    if changes.zero_move_jumps:
+        stays &= move != 0
+    return np.where(stays, target, board.goes_to[target])
 
 
 def turn_cost(
@@ -133,6 +139,13 @@ class JumpGame:
     def steps_per_sweep(self) -> int:
         """Model steps per sweep over the squares: a boosted turn is a spin, then a choice."""
         return 2 if self.faces else 1
+
+    def squares_in_order(self, descending: bool = False) -> np.ndarray:
+        """Each token table in turn, fewest tokens first (each needs only itself and the one
+        below), its squares from 0 up (``descending``: from ``N - 1`` down)."""
+        n = self.board.goal
+        squares = np.arange(n - 1, -1, -1) if descending else np.arange(n)
+        return (np.arange(self.layers)[:, None] * n + squares).ravel()
 
     def ungraded(self) -> frozenset[str]:
         """Entries no game can observe: the action on a jump square, where no piece rests."""
@@ -427,16 +440,31 @@ def _on_board(change: Callable[[JumpBoard], JumpBoard]) -> Callable[[Problem], A
     return build
 
 
+# A piece never rests on a jump square, so no other square's value depends on a jump
+# square's: the rules accept the value under any reading on each jump square, and each of
+# these may be taken square by square. The third is (a) and (b) mixed move by move, as the
+# course's own `next = p if p + s > N else goes_to[p + s]` gives in a game with a move of 0
+# (aimed): the move of 0 takes the jump, the overshoot that stays does not. It differs from
+# both only where one square has both (aimed's last squares), and elsewhere is left out.
 JUMP_READINGS = (
     RuleVariant(
         "jump-in-place",
         "on a jump square, a move that leaves the piece there takes the jump (reading (b))",
         changed_rules(jump_in_place=True),
+        by_square=True,
     ),
     RuleVariant(
         "jump-destination",
         "a jump square shows the value of the jump's destination (reading (c))",
         changed_answer(_destination_values),
+        by_square=True,
+    ),
+    RuleVariant(
+        "jump-on-zero-move",
+        "on a jump square, a move of 0 takes the jump but an overshoot that stays does not "
+        "(readings (a) and (b) mixed move by move)",
+        changed_rules(zero_move_jumps=True),
+        by_square=True,
     ),
 )
 

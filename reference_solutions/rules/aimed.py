@@ -50,8 +50,14 @@ class Params:
         0.9,
         number(0.0, 1.0, open_low=True, open_high=True),
         "discounted objective: factor per move (below 1, or every value is the reward)",
+        applies=("objective", "discounted"),
     )
-    reward: float = param(100.0, number(0.0, 1e9), "discounted objective: value of the goal")
+    reward: float = param(
+        100.0,
+        number(0.0, 1e9),
+        "discounted objective: value of the goal",
+        applies=("objective", "discounted"),
+    )
 
 
 def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRITTEN) -> JumpGame:

@@ -66,7 +66,10 @@ class Params:
     edition: str = param("2021", choice(*EDITIONS), "dice and trap 4: 2020, 2021 or 2022")
     circle: bool = param(False, boolean, "true: square 15 must be reached exactly")
     circle_overshoot: str = param(
-        "wrap", choice("wrap", "restart"), "circle: an overshoot wraps round, or restarts at 1"
+        "wrap",
+        choice("wrap", "restart"),
+        "circle: an overshoot wraps round, or restarts at 1",
+        applies=("circle", True),
     )
 
 
@@ -171,6 +174,11 @@ class TrapLaneGame:
 
     steps_per_sweep = 1
     first_square = 1  # square q is state q - 1
+
+    def squares_in_order(self, descending: bool = False) -> np.ndarray:
+        """Squares 1..14 (``descending``: 14 down to 1); the goal is no state to update."""
+        squares = np.arange(GOAL - 1)
+        return squares[::-1] if descending else squares
 
     def ungraded(self) -> frozenset[str]:
         return frozenset()

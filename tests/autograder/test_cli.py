@@ -202,6 +202,25 @@ def test_check_exit_code_follows_the_public_tests(tmp_path, capsys):
     assert "NotImplementedError" in result.stdout
 
 
+@pytest.mark.parametrize("name", ["aimed", "efron"])
+def test_check_holds_a_program_to_the_self_check_its_handout_quotes(name, tmp_path, capsys):
+    # No published self-check: the handout quotes the reference's first line, and check
+    # says whether a program prints it, as it does where one is published.
+    import re
+
+    from reference_solutions import reference_program
+
+    handout = run_here(capsys, "handout", name).stdout
+    quoted = re.search(r"`Expected turns per game: (\d+\.\d\d)`", handout)
+    assert quoted is not None, handout
+    good = write(tmp_path / "good.py", reference_program(name))
+    result = run_here(capsys, "check", name, good)
+    assert result.returncode == 0, result.stdout
+    assert f"self-check holds: printed {quoted.group(1)}, expected {quoted.group(1)}" in (
+        result.stdout
+    )
+
+
 def test_check_and_grade_name_a_missing_path(tmp_path, capsys):
     result = run_here(capsys, "check", "classic", str(tmp_path / "nope.py"))
     assert result.returncode == 2

@@ -1,8 +1,10 @@
-"""The diagnosis on hand-made answers: when a mistake is named, when it is not, and the two
-generic diagnoses. The numbers are made up here; nothing is solved."""
+"""The diagnosis on hand-made answers: when a mistake is named, when it is not, the two
+generic diagnoses, and which reading an answer follows. The numbers are made up here;
+nothing is solved."""
 
 from __future__ import annotations
 
+import json
 import pickle
 
 from autograder import Answer, Expected, Printed, Variation, diagnose
@@ -78,3 +80,109 @@ def test_a_copy_of_an_expected_answer_lists_its_own_entries():
         values = new.values if isinstance(new, Answer) else new
         listed = copy.entries_of(held, None, TOL)
         assert [e.value for e in listed[1:]] == list(values[1:10])
+
+
+# --- readings: followed, mixed square by square, told only where they explain ------------
+
+# Readings of squares 3 and 8 (as a jump square's value): two taken square by square, and
+# one taken for the whole answer or not at all (as the trap lane's circle).
+B = Variation("b", "reading b", answer((*RIGHT[:8], 5.0, *RIGHT[9:])), by_square=True)
+C = Variation("c", "reading c", answer((*RIGHT[:3], 4.0, *RIGHT[4:8], 2.5, *RIGHT[9:])),
+              by_square=True)  # fmt: skip
+WHOLE = Variation("whole", "reading w", C.answer)
+
+
+def test_readings_taken_square_by_square_may_be_mixed():
+    mixed = (*RIGHT[:3], 4.0, *RIGHT[4:8], 5.0, *RIGHT[9:])  # c on square 3, b on square 8
+    found = diagnose(printed(mixed), Expected(answer(RIGHT), readings=(B, C)), TOL)
+    assert found.mark.right == found.mark.total and not found.mark.wrong
+    # It follows both where each differs from the rules (b on its one square, c on one of
+    # its two), and is marked against the first it gets as many entries right under.
+    assert found.mistakes == () and found.reading is B and found.mixed == ("3",)
+    assert found.lines == (
+        "convention: the accepted readings mixed square by square (mostly: reading b; "
+        "on square 3: reading c); accepted.",
+    )
+    assert found.hidden_lines == (
+        "convention: the accepted readings mixed square by square (mostly: reading b; "
+        "on some squares: reading c); accepted.",
+    )
+    # The rules' own value on one square, b's on the other: right too.
+    own = (*RIGHT[:8], 5.0, *RIGHT[9:])
+    alone = diagnose(printed(own), Expected(answer(RIGHT), readings=(C, B)), TOL)
+    assert alone.mark.right == alone.mark.total
+
+
+def test_a_reading_of_the_whole_answer_is_not_mixed():
+    half = (*RIGHT[:3], 4.0, *RIGHT[4:])  # w on square 3, the rules' own on square 8
+    found = diagnose(printed(half), Expected(answer(RIGHT), readings=(WHOLE,)), TOL)
+    assert [w.key for w in found.mark.wrong] == ["3"] and found.reading is None
+    assert found.lines == ()
+    full = diagnose(printed(C.answer.values), Expected(answer(RIGHT), readings=(WHOLE,)), TOL)
+    assert full.reading is WHOLE and full.lines == ("convention: reading w; accepted.",)
+
+
+def test_a_reading_met_on_a_square_by_chance_is_not_followed_or_told():
+    # d differs from the rules on squares 2..9; an answer wrong everywhere meets it on one.
+    d_values = (RIGHT[0], RIGHT[1], *(v + 0.5 for v in RIGHT[2:10]), 0.0)
+    d = Variation("d", "reading d", answer(d_values), by_square=True)
+    wrong = (10.0, 3.0, 3.0, d_values[3], 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 0.0)
+    found = diagnose(printed(wrong), Expected(answer(RIGHT), readings=(d,)), TOL)
+    assert found.reading is None and found.lines == ()
+    assert found.mixed == ("3",)  # (the value of a reading on its square is right all the same)
+    for w in found.mark.wrong:
+        assert w.truth == RIGHT[int(w.key)]
+
+
+def test_a_reading_followed_is_told_only_when_the_rest_is_right():
+    # c in full on squares 3 and 8, but squares 1, 2, 4 and 5 wrong: marked against c, and
+    # no convention told.
+    values = (C.answer.values[0], 0.0, 0.0, 4.0, 0.0, 0.0, *C.answer.values[6:])
+    found = diagnose(printed(values), Expected(answer(RIGHT), readings=(C,)), TOL)
+    assert found.reading is C and found.mark.right == 6
+    assert not any(line.startswith("convention") for line in found.lines)
+
+
+def test_the_reading_flags_and_in_place_courses_survive_json():
+    key = Expected(answer(RIGHT), readings=(B, WHOLE), sweeps=(1.0, 2.0),
+                   sweeps_up=(1.5, 2.5), sweeps_down=(3.0,))  # fmt: skip
+    back = Expected.from_json(json.loads(json.dumps(key.to_json())))
+    assert [r.by_square for r in back.readings] == [True, False]
+    assert (back.sweeps, back.sweeps_up, back.sweeps_down) == ((1.0, 2.0), (1.5, 2.5), (3.0,))
+    assert back == key
+    # An answer key written before them reads as one without.
+    old = key.to_json()
+    for name in ("sweeps_up", "sweeps_down"):
+        del old[name]
+    for reading in old["readings"]:
+        reading.pop("by_square", None)
+    plain = Expected.from_json(old)
+    assert plain.sweeps_up == plain.sweeps_down == () and not plain.readings[0].by_square
+
+
+def test_stopped_early_is_told_on_the_in_place_courses_too():
+    early = tuple(v * 0.5 for v in RIGHT)  # start 5.0
+    up = expected(sweeps=(2.0, 4.0, 7.5, 9.0, 9.995), sweeps_up=(3.0, 5.0, 8.0, 9.995))
+    found = diagnose(printed(early), up, TOL)
+    assert found.mistakes == ("stopped-early",)
+    assert (
+        "about 2 sweeps from 0, updating the values in place, from the lowest square up, "
+        "which settle within the tolerance after about 4)" in found.lines[0]
+    )
+    down = expected(sweeps=(2.0, 4.0, 7.5, 9.995), sweeps_down=(5.001, 9.0, 9.995))
+    assert (
+        "about 1 sweep from 0, updating the values in place, from the highest square down"
+        in (diagnose(printed(early), down, TOL).lines[0])
+    )
+    # On two courses after different counts: both are told.
+    both = expected(sweeps=(2.0, 4.0, 5.0, 9.995), sweeps_up=(3.0, 5.0, 8.0, 9.995))
+    line = diagnose(printed(early), both, TOL).lines[0]
+    assert "about 3 sweeps from 0, each from the last sweep's values" in line
+    assert "; or about 2 sweeps from 0, updating the values in place" in line
+    # Two courses that agree are told once.
+    same = expected(sweeps=(2.0, 5.0, 9.995), sweeps_up=(2.0, 5.0, 9.995))
+    assert (
+        "(your values look like about 2 sweeps from 0, each from the last sweep's values or "
+        "updating the values in place, from the lowest square up, which settle within the "
+        "tolerance after about 3)" in diagnose(printed(early), same, TOL).lines[0]
+    )

@@ -165,3 +165,21 @@ def test_a_setting_that_leaves_the_goal_out_of_reach_is_the_one_blamed(capsys):
     said = one_error(capsys)
     assert said.startswith("autograder: error: the public board with --set faces=1: ")
     assert "assignment.toml" not in said and "no policy can reach the goal" in said
+
+
+def test_a_setting_the_rules_would_ignore_is_said_and_how_to_use_it(capsys):
+    for argv, needle in [
+        (["solve", "aimed", "--set", "discount=0.5"], "add --set objective=discounted"),
+        (["solve", "aimed", "--set", "reward=5"], "add --set objective=discounted"),
+        (["solve", "trap-lane", "--set", "circle_overshoot=restart"], "add --set circle=true"),
+    ]:
+        assert main(argv) == 2, argv
+        said = one_error(capsys)
+        assert said.startswith(f"autograder: error: --set {argv[-1]}: ") and needle in said
+    # With what switches it on, in either order, the setting works.
+    for argv in (
+        ["solve", "aimed", "--set", "discount=0.5", "--set", "objective=discounted"],
+        ["solve", "trap-lane", "--set", "circle=true", "--set", "circle_overshoot=restart"],
+    ):
+        assert main(argv) == 0, argv
+    capsys.readouterr()

@@ -116,7 +116,7 @@ def test_trap_lane_played_by_the_rules_takes_the_computed_turns(
     problem = make_problem(
         "trap-lane",
         {"layout": layout, "circle": circle, "edition": edition},
-        [f"circle_overshoot={circle_overshoot}"],
+        [f"circle_overshoot={circle_overshoot}"] if circle else [],
     )
     solution = solve_problem(problem)
     dice = problem.game.policy_json(solution)
