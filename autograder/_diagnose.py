@@ -3,8 +3,9 @@ follows, and, when it is wrong, which known mistake it matches.
 
 The answers of the readings and of the catalogued mistakes come with the expected answer
 (``Expected.readings``, ``Expected.mistakes``), computed on the grading side; here they are
-only compared. Two mistakes need no catalogue: a value iteration stopped too early (every
-error on one side, growing with the distance to the goal) and values off by one turn.
+only compared. Three mistakes need no catalogue: a value iteration stopped too early (every
+error on one side, growing with the distance to the goal), values off by one turn, and
+values rounded to fewer decimals than the format prints.
 
 Readings. An answer *follows* a reading when it matches it on at least half (``FOLLOWS``)
 of the entries where the reading and the rules' own answer differ, and on more of them
@@ -117,11 +118,34 @@ def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
 
 
+def _too_few_decimals(
+    pairs: Sequence[tuple[Entry, float]], wrong: Sequence[tuple[Entry, float]]
+) -> str | None:
+    """The sentence for values right but rounded to fewer decimals than the tolerance needs
+    (``"%.2f"`` where the trap lane's table has four), or ``None``."""
+    needed = max(0, round(-math.log10(min(e.tolerance for e, _ in wrong))))
+    for places in range(needed):
+        step = 10.0**-places
+
+        def rounded(entry: Entry, error: float, step: float = step) -> bool:
+            value = (entry.value or 0.0) + error  # what was printed
+            on_grid = abs(value / step - round(value / step)) < 1e-6
+            return on_grid and abs(error) <= step / 2 + 1e-9
+
+        if all(rounded(e, d) for e, d in wrong) and sum(
+            rounded(e, d) or abs(d) <= e.tolerance for e, d in pairs
+        ) >= FIT * len(pairs):
+            have = f"{places} decimal{'s' if places != 1 else ''}"
+            return (f"every wrong value is the right one rounded to {have}: print "
+                    f"{needed} decimals, as the format does ('%.{needed}f')")  # fmt: skip
+    return None
+
+
 def _generic(
     printed: Printed, expected: Expected, entries: Sequence[Entry], loose: set[str]
 ) -> tuple[str, str, str] | None:
-    """``(name, sentence, sentence for a hidden board)`` for a value iteration stopped early
-    or values off by one."""
+    """``(name, sentence, sentence for a hidden board)`` for a value iteration stopped early,
+    values off by one or values rounded to too few decimals."""
     pairs = []
     for e in entries:
         if e.accepted is not None or e.value is None or e.key in loose:
@@ -143,6 +167,8 @@ def _generic(
     wrong = [(e, d) for e, d in pairs if abs(d) > e.tolerance]
     if len(wrong) < 2:
         return None
+    if (rounded := _too_few_decimals(pairs, wrong)) is not None:
+        return "too-few-decimals", rounded, rounded
     # Value iteration from 0 approaches the answer from below; values above it everywhere
     # are rather a policy that is not the best (its own cost, evaluated).
     if not all(d <= e.tolerance for e, d in pairs):

@@ -198,6 +198,7 @@ def listing(wrong: Iterable[tuple[str, str, str]], shown: int = SHOWN_WRONG) -> 
 GENERIC_MISTAKES = {
     "stopped-early": "stopped iterating before the values converged",
     "off-by-one": "every value off by exactly one turn",
+    "too-few-decimals": "values printed with too few decimals",
 }
 
 HIDDEN_TOO = "graded on hidden boards (see the handout)."

@@ -249,15 +249,24 @@ def variations(
     return tuple(found), tuple(v for v, _ in named)
 
 
+# The sweeps from 0 are followed while they read at most this many outcomes in all: about
+# a second. A board whose values take longer to settle (a student's own board of thousands
+# of squares, a board of chutes alone) gets no course, and so no "stopped early" by sweeps.
+SWEEP_READS = 200_000_000
+
+
 def sweep_trajectory(
     game: Game, solution: Solution, tolerance: float, limit: int = 20_000
 ) -> tuple[float, ...]:
     """The start value after each sweep of value iteration from 0 (one sweep updating every
-    square once, as a student's loop does), up to the first within ``tolerance``."""
+    square once, as a student's loop does), up to the first within ``tolerance``; ``()``
+    where it does not get there within ``limit`` sweeps and ``SWEEP_READS`` outcomes (a
+    course cut short would say the values settle where they do not)."""
     model = solution.model
     if model.maximize and model.discount >= 1.0:
         return ()
     depth = game.steps_per_sweep
+    limit = min(limit, SWEEP_READS // max(1, model.transitions.nnz * depth))
     sign = -1.0 if model.maximize else 1.0
     live = ~model.terminal
     starts = model.pair_start[:-1][live]
@@ -272,8 +281,8 @@ def sweep_trajectory(
             start = float(sign * values[model.start])
             out.append(start)
             if abs(start - target) <= tolerance:
-                break
-    return tuple(out)
+                return tuple(out)
+    return ()
 
 
 # The in-place courses are followed square by square in plain Python, as a student's loop

@@ -61,6 +61,29 @@ def test_values_one_turn_too_many_are_off_by_one():
     assert found.mistakes == ("off-by-one",)
 
 
+def test_values_rounded_to_too_few_decimals_are_named_with_the_decimals_to_print():
+    # Values that need four decimals (a tolerance of 1e-4, as on the trap lane) printed with
+    # two: each is the right one rounded, so the advice is the format, not the method.
+    fine = tuple(v + k / 3 for k, v in enumerate(RIGHT))
+    key = Expected(answer(fine))
+    found = diagnose(printed(tuple(round(v, 2) for v in fine)), key, 1e-4)
+    assert found.mistakes == ("too-few-decimals",)
+    assert "rounded to 2 decimals: print 4 decimals" in found.lines[0]
+    assert (
+        diagnose(printed(tuple(round(v, 1) for v in fine)), key, 1e-4)
+        .lines[0]
+        .count("rounded to 1 decimal:")
+    )
+    # Wrong by more than rounding could make them: no such name.
+    off = tuple(round(v, 2) + 0.01 for v in fine)
+    assert "too-few-decimals" not in diagnose(printed(off), key, 1e-4).mistakes
+    # With two decimals needed, two decimals printed are never "too few".
+    assert (
+        diagnose(printed(tuple(round(v, 2) for v in fine)), Expected(answer(fine)), TOL).mistakes
+        == ()
+    )
+
+
 def test_stopped_early_needs_the_start_value_on_the_sweeps_course():
     early = tuple(v * 0.5 for v in RIGHT)  # below, and more so far from the goal
     on_course = expected(sweeps=(2.0, 5.0, 7.5, 9.0, 9.995))
