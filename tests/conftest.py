@@ -117,6 +117,17 @@ def _memory_file_system() -> Path | None:
     return Path("/dev/shm")
 
 
+@pytest.fixture
+def copied_assignments(tmp_path, monkeypatch) -> Path:
+    """A copy of the project's assignments folder, read in its place, for a test to change."""
+    from autograder import assignments_dir
+
+    copy = tmp_path / "assignments"
+    shutil.copytree(assignments_dir(), copy)
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(copy))
+    return copy
+
+
 @pytest.fixture(scope="session")
 def ram_folder(tmp_path_factory) -> Iterator:
     """``ram_folder(name)``: a fresh folder in memory (under ``/dev/shm``; from

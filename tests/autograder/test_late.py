@@ -4,13 +4,11 @@ time, Canvas's LATE mark) or a times file, shown in the gradebook and the feedba
 from __future__ import annotations
 
 import csv
-import shutil
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from autograder import UsageError, grade_folder, load_assignment
-from autograder._assignments import assignments_dir
 from autograder._late import LatePolicy, apply_late, lateness, read_times
 from autograder._results import SubmissionResult
 from reference_solutions import ReferenceAnswers, reference_program
@@ -62,21 +60,15 @@ def test_a_times_file_is_read_and_a_bad_one_named(tmp_path):
     assert str(bad) in str(err.value)
 
 
-@pytest.fixture()
-def assignments(tmp_path, monkeypatch):
-    copy = tmp_path / "assignments"
-    shutil.copytree(assignments_dir(), copy)
-    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(copy))
-    return copy
-
-
-def with_policy(assignments, text: str) -> None:
-    config = assignments / "classic" / "assignment.toml"
+def with_policy(copied_assignments, text: str) -> None:
+    config = copied_assignments / "classic" / "assignment.toml"
     config.write_text(config.read_text() + "\n[late]\n" + text)
 
 
-def test_a_batch_applies_the_policy_and_says_so(assignments, tmp_path):
-    with_policy(assignments, "deadline = 2026-11-20T23:59:00Z\npenalty_per_day = 10\ncap = 25\n")
+def test_a_batch_applies_the_policy_and_says_so(copied_assignments, tmp_path):
+    with_policy(
+        copied_assignments, "deadline = 2026-11-20T23:59:00Z\npenalty_per_day = 10\ncap = 25\n"
+    )
     public = [c for c in ReferenceAnswers().cases(load_assignment("classic")) if c.visible]
     folder = tmp_path / "submissions"
     folder.mkdir()
@@ -117,14 +109,14 @@ def test_without_a_policy_canvas_late_is_still_in_the_gradebook(tmp_path):
         assert [row["late"] for row in csv.DictReader(file)] == ["LATE"]
 
 
-def test_a_bad_late_section_names_the_file(assignments):
-    with_policy(assignments, 'deadline = "soon"\n')
+def test_a_bad_late_section_names_the_file(copied_assignments):
+    with_policy(copied_assignments, 'deadline = "soon"\n')
     with pytest.raises(UsageError, match="deadline") as err:
         load_assignment("classic")
     assert "assignment.toml" in str(err.value)
 
 
-def test_a_times_file_that_misses_or_mistypes_a_student_is_said(assignments, tmp_path):
+def test_a_times_file_that_misses_or_mistypes_a_student_is_said(copied_assignments, tmp_path):
     public = [c for c in ReferenceAnswers().cases(load_assignment("classic")) if c.visible]
     folder = tmp_path / "submissions"
     folder.mkdir()
@@ -140,7 +132,7 @@ def test_a_times_file_that_misses_or_mistypes_a_student_is_said(assignments, tmp
 
     said = notes("without")  # classic has no [late] policy as shipped
     assert "--times has no effect: classic has no [late] policy" in said
-    with_policy(assignments, "deadline = 2026-11-20T23:59:00Z\n")
+    with_policy(copied_assignments, "deadline = 2026-11-20T23:59:00Z\n")
     said = notes("with")
     assert "--times: no submission for alicee" in said
     assert "--times: no time for alice: counted as on time" in said

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import Answer, assignments_dir, load_assignment, render
+from autograder import Answer, load_assignment, render
 from autograder._batch import grade_folder
 from autograder._bundles import CHECK_SUPPORT, make_variants
 from autograder._errors import UsageError
@@ -446,18 +446,9 @@ def test_worker_processes_make_the_same_bundles_as_one(tmp_path):
 # --- boards no student is given, and boards two students share ----------------------------
 
 
-@pytest.fixture()
-def assignments(tmp_path, monkeypatch):
-    """A copy of the project's assignments, read in their place, to change."""
-    copy = tmp_path / "assignments"
-    shutil.copytree(assignments_dir(), copy)
-    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(copy))
-    return copy
-
-
-def with_variants(assignments: Path, name: str, text: str) -> None:
+def with_variants(copied_assignments: Path, name: str, text: str) -> None:
     """Assignment ``name`` with ``text`` as its [variants] section."""
-    config = assignments / name / "assignment.toml"
+    config = copied_assignments / name / "assignment.toml"
     kept = re.sub(r"(?ms)^\[variants\]\n.*?(?=^\[|\Z)", "", config.read_text())
     config.write_text(f"{kept}\n[variants]\n{text}\n")
 
@@ -473,11 +464,11 @@ def everyones_games(name: str) -> set[str]:
     return {game(case.board) for case in answer_key(name)}
 
 
-def test_a_trap_lane_board_has_a_trap_and_is_none_of_the_tested_boards(assignments):
+def test_a_trap_lane_board_has_a_trap_and_is_none_of_the_tested_boards(copied_assignments):
     # Counts of 0 or 1: one draw in 16 has no trap, which is the public board (no circle)
     # or the public edge board "circle", both published with their answers.
     with_variants(
-        assignments, "trap-lane",
+        copied_assignments, "trap-lane",
         'restart = [0, 1]\npenalty = [0, 1]\nprison = [0, 1]\nspecial = [0, 1]\ncircle = "either"',
     )  # fmt: skip
     boards = [variant_board("trap-lane", SECRET, f"s{k:04d}") for k in range(200)]
@@ -496,10 +487,10 @@ def test_shipped_trap_lane_boards_test_every_trap_and_are_all_different():
         assert {code for code in board["layout"] if code} == {1, 2, 3, 4}
 
 
-def test_a_jump_board_is_none_of_the_tested_boards(assignments):
+def test_a_jump_board_is_none_of_the_tested_boards(copied_assignments):
     # No chute and at most one ladder: one draw in two is the edge board "no-jumps".
     with_variants(
-        assignments,
+        copied_assignments,
         "classic",
         "goal = 100\nchutes = 0\nladders = [0, 1]\nmin_turns = 1\nmax_turns = 100",
     )
@@ -516,12 +507,12 @@ def test_a_jump_board_is_none_of_the_tested_boards(assignments):
     ],
 )
 def test_a_plan_that_draws_only_boards_without_traps_or_jumps_is_refused(
-    assignments, name, plan, problem
+    copied_assignments, name, plan, problem
 ):
-    with_variants(assignments, name, plan)
+    with_variants(copied_assignments, name, plan)
     with pytest.raises(UsageError, match=rf"\[variants\] draws {problem}") as caught:
         load_assignment(name)
-    assert caught.value.where == str(assignments / name / "assignment.toml")
+    assert caught.value.where == str(copied_assignments / name / "assignment.toml")
 
 
 def variants_cli(*args: str | Path) -> subprocess.CompletedProcess:
@@ -531,10 +522,12 @@ def variants_cli(*args: str | Path) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def test_students_given_one_board_are_a_warning_apart_and_keep_their_boards(assignments, tmp_path):
+def test_students_given_one_board_are_a_warning_apart_and_keep_their_boards(
+    copied_assignments, tmp_path
+):
     # One restart trap and no circle: 13 boards for 20 students, so some must share.
     with_variants(
-        assignments,
+        copied_assignments,
         "trap-lane",
         "restart = 1\npenalty = 0\nprison = 0\nspecial = 0\ncircle = false",
     )
@@ -559,11 +552,13 @@ def test_students_given_one_board_are_a_warning_apart_and_keep_their_boards(assi
         assert variant_board("trap-lane", SECRET, student.id) == student.board
 
 
-def test_a_rerun_names_the_students_whose_boards_changed(assignments, tmp_path):
+def test_a_rerun_names_the_students_whose_boards_changed(copied_assignments, tmp_path):
     roster = write_roster(tmp_path / "roster.csv", 6)
     first = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
     assert first.warnings() == []
-    with_variants(assignments, "trap-lane", "restart = 3\npenalty = 0\nprison = 0\nspecial = 0")
+    with_variants(
+        copied_assignments, "trap-lane", "restart = 3\npenalty = 0\nprison = 0\nspecial = 0"
+    )
     second = make_variants("trap-lane", roster, tmp_path / "out", ANSWERS, secret=SECRET)
     pairs = zip(first.manifest.students, second.manifest.students, strict=True)
     changed = tuple(old.id for old, new in pairs if old.board != new.board)

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import shutil
 
 import pytest
 
-from autograder import UsageError, assignments_dir
+from autograder import UsageError
 from reference_solutions import Conformance, check_assignment, make_problem
-
-
-@pytest.fixture()
-def copied_assignments(tmp_path, monkeypatch):
-    """A copy of the assignments folder, used in place of the real one."""
-    copy = tmp_path / "assignments"
-    shutil.copytree(assignments_dir(), copy)
-    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(copy))
-    return copy
 
 
 def test_a_wrong_published_self_check_fails_that_check_alone(copied_assignments):
