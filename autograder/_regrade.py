@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from ._html import write_html_reports
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, write_reports
 from ._results import SubmissionResult, TestResult
+from ._texts import STDERR_HEADING
 from ._verdict import grade_output
 
 __all__ = ["Regrade", "regrade_folder"]
@@ -60,6 +62,20 @@ def _printed(out: Path, student: str) -> dict[str, str]:
     except (OSError, ValueError):
         return {}
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+_COUNTS = re.compile(r"\d+ of \d+ entries right")
+
+
+def _run_lines(staff: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A marked board's staff lines that came from its run, not its marking: the notes
+    before the marking's lines (a notebook's cells, a compiler's warnings) and the standard
+    error after them. (The marking's lines begin with the count of entries right, on a
+    hidden board; a visible board's are the student's own.)"""
+    end = staff.index(STDERR_HEADING) if STDERR_HEADING in staff else len(staff)
+    head = staff[:end]
+    start = next((i for i, line in enumerate(head) if _COUNTS.fullmatch(line)), len(head))
+    return tuple(head[:start]), tuple(staff[end:])
 
 
 def _same_manifest(out: Path, recorded: str | None, manifest: Manifest | None) -> None:
@@ -132,10 +148,11 @@ def regrade_folder(
                 tests.append(test)
                 continue
             again = grade_output(case, printed[test.name], assignment, policy=judge)
-            # What the run was (its time, its standard error) stays as it was.
-            stderr = tuple(line for line in test.staff if line not in again.staff)
+            # What the run was (its time, its notes, its standard error) stays as it was;
+            # the old marking's lines go, the new marking's come.
+            noted, stderr = _run_lines(test.staff)
             tests.append(dataclasses.replace(again, seconds=test.seconds,
-                                             staff=(*again.staff, *stderr)))  # fmt: skip
+                                             staff=(*noted, *again.staff, *stderr)))  # fmt: skip
         now = result
         if result.status == "graded":
             now = dataclasses.replace(result, tests=tuple(tests),

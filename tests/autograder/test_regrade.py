@@ -105,6 +105,22 @@ def test_nothing_changes_when_nothing_did_and_resume_still_works(batch, capsys):
     assert "graded 0 submissions" in capsys.readouterr().out
 
 
+def test_the_staff_lines_are_the_new_marking_s_not_the_old_one_s_too(batch):
+    config, _, out, _ = batch
+
+    def hidden_staff() -> list[list[str]]:
+        line = next(x for x in (out / "results.jsonl").read_text().splitlines() if '"off"' in x)
+        return [t["staff"] for t in json.loads(line)["tests"] if not t["visible"]]
+
+    assert all(any("printed" in s for s in staff) for staff in hidden_staff())  # wrong: listed
+    loosen(config, 0.05)
+    regrade_folder(out, ReferenceAnswers())
+    for staff in hidden_staff():  # all right now: one count, all of them, and no listing
+        counts = [s for s in staff if s.endswith("entries right")]
+        assert len(counts) == 1 and counts[0].split(" of ")[0] == counts[0].split()[2]
+        assert not any("printed" in s for s in staff), staff
+
+
 def test_a_board_whose_output_was_not_kept_keeps_its_result(batch):
     config, _, out, before = batch
     for kept in out.glob("outputs/*.json"):
