@@ -389,6 +389,19 @@ def _distinct_rows(work: list[_Work]) -> list[_Work]:
     return [replace(w, student=unused_label(w.student, taken)) if w.refused else w for w in work]
 
 
+def _holds_results(path: Path) -> bool:
+    """Whether ``path`` is a folder of results ``grade`` wrote, or holds one."""
+    if not path.is_dir() or path.is_symlink():
+        return False
+    if (path / META).is_file() and (path / RESULTS).is_file():
+        return True
+    with contextlib.suppress(OSError):
+        for inner in path.iterdir():
+            if inner.is_dir() and (inner / META).is_file() and (inner / RESULTS).is_file():
+                return True
+    return False
+
+
 def _inside(out: Path, folder: Path) -> Path | None:
     """The entry of the submissions ``folder`` that holds the results folder ``out`` (so
     that no report of an earlier run is taken for a student), or ``None``; ``out`` must
@@ -607,6 +620,12 @@ def grade_folder(
     if answers is not None:
         hidden += answers.secret_paths()
     submissions, found_notes = find_submissions(folder, exclude=_inside(out, folder))
+    # The results of an earlier grade into another folder inside this one: no student's
+    # (said in the summary, so that a student who hands in such a folder is not lost).
+    earlier = [s for s in submissions if _holds_results(s.path)]
+    submissions = [s for s in submissions if s not in earlier]
+    found_notes += [f"skipped {s.path.name}: the results of an earlier grade ({META})"
+                    for s in earlier]  # fmt: skip
     if not submissions and not resume:
         raise UsageError(str(folder), "holds no submission (one file or folder per student)")
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,

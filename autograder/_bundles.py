@@ -209,6 +209,10 @@ def make_variants(
     assignment = load_assignment(name)
     out = Path(out)
     students = read_roster(roster)
+    if not students.students:  # (nothing to make: a run that writes nothing says why)
+        first = students.problems[0] if students.problems else "no student row"
+        raise UsageError(str(roster), f"has no student row that can be used "
+                         f"({len(students.problems)} refused; the first: {first})")  # fmt: skip
     secret, secret_note, new_secret = _secret(out, secret)
     fingerprint = secret_id(secret)
     manifest_path = out / MANIFEST

@@ -13,10 +13,10 @@ than the rules' own; it is then marked against that reading (of several, the one
 the most entries right under). A reading the rules accept square by square (a jump
 square's value, ``Variation.by_square``) may also be mixed: an entry still wrong is right
 when it shows, on its square, the value of such a reading or of the rules' own. The
-feedback says "convention: ...; accepted." only when a reading followed or a mix accounts
-for entries and the answer is otherwise mostly right (``FIT`` of the entries that depend on
-no reading); a wrong program that meets a reading on a square or two by chance is neither
-told it follows one nor shown that reading's values.
+feedback says "convention: ...; accepted." only when a reading followed accounts for
+entries and the answer is otherwise mostly right (``FIT`` of the entries that depend on no
+reading), or when a mix makes the whole answer right; a wrong program that meets a reading
+on a square or two by chance is neither told it follows one nor shown that reading's values.
 
 Standard library only: a student bundle carries this module (its ``check.py`` names the
 mistake too), and it runs there on Python 3.10.
@@ -300,12 +300,15 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
     right_fit = _fit(printed, entries, loose)
     lines: list[str] = []
     hidden: list[str] = []
-    # A reading is told only where it accounts for entries of an answer otherwise right.
-    if (reading is not None or mixed) and right_fit >= FIT:
+    # A reading followed is told where it accounts for entries of an answer otherwise
+    # right; a mix only where it makes the answer all right (a wrong answer meets another
+    # reading's value on a square by chance: credited, as the rules allow, but not told).
+    told = mixed if best.right == best.total else {}
+    if (reading is not None and right_fit >= FIT) or told:
         labels = {e.key: e.label for e in entries}
-        lines.append(_convention(reading, mixed, labels))
+        lines.append(_convention(reading, told, labels))
         # (a reading's words come from the rules, never from the board)
-        hidden.append(_convention(reading, mixed, labels, counted=False))
+        hidden.append(_convention(reading, told, labels, counted=False))
     keys = tuple(k for keys in mixed.values() for k in keys)
     if best.right == best.total:
         return Diagnosis(best, reading, (), tuple(lines), tuple(hidden), keys)

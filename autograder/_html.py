@@ -394,8 +394,9 @@ def batch_html(
     for r in sorted(results, key=lambda r: r.student):
         status, problems = gradebook_status(r)
         href = (links or {}).get(r.student)
+        said = "; ".join(" ".join(printable_lines(p)) for p in problems)  # a line per cell
         students.append({"student": printable(r.student), "score": f"{r.score:.2f}",
-                         "status": status, "problems": printable("; ".join(problems)),
+                         "status": status, "problems": said,
                          "href": None if href is None else urllib.parse.quote(href)})  # fmt: skip
     context = {
         "page_title": f"{assignment.title}: {len(results)} submissions",

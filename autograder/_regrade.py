@@ -80,11 +80,13 @@ def _run_lines(staff: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def _same_manifest(out: Path, recorded: str | None, manifest: Manifest | None) -> None:
     """Refuse to mark a batch's outputs on other boards than they were printed on: a batch
-    graded with a manifest needs that manifest again, one graded without needs none. (A
-    batch from before ``batch.json`` named its manifest records nothing, and is let be.)"""
+    graded with a manifest needs that manifest again, one graded without needs none."""
     given = manifest_digest(manifest)
-    if recorded is None or recorded == given:
+    if recorded == given:
         return
+    if recorded is None:
+        raise UsageError(str(out), "was graded without --manifest (everyone on the same "
+                         "boards): mark it again without one")  # fmt: skip
     if given is None:
         raise UsageError(str(out), "was graded with --manifest (each student on their own "
                          "board): pass the same --manifest to mark it again")  # fmt: skip
@@ -121,7 +123,8 @@ def regrade_folder(
         name = recorded["assignment"]
     except (OSError, ValueError, KeyError, TypeError):
         raise UsageError(str(out), f"is not a graded batch (no readable {META})") from None
-    _same_manifest(out, recorded.get("manifest"), manifest)
+    if "manifest" in recorded:  # (a batch from before batch.json named it is let be)
+        _same_manifest(out, recorded["manifest"], manifest)
     assignment = load_assignment(name)
     cases = answers.cases(assignment)
     judge = policy_judge(answers, assignment)

@@ -102,9 +102,11 @@ def _roster_text(path: str | Path) -> str:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise UsageError(source, "no such roster file") from None
+    except IsADirectoryError:
+        raise UsageError(source, "is a folder; give the roster's CSV file") from None
     except OSError as err:
         raise UsageError(
-            source, f"cannot read the roster file ({err.__class__.__name__})"
+            source, f"cannot read the roster file ({err.strerror or err.__class__.__name__})"
         ) from None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise UsageError(source, 'the roster is UTF-16, not UTF-8; save it as "CSV UTF-8"')
@@ -126,7 +128,10 @@ def _roster_text(path: str | Path) -> str:
 def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
     """The rows, split by the delimiter whose header has a student id column: the comma
     when it has, else the semicolon or the tab when exactly one of them has."""
-    readings = {d: rows for d in DELIMITERS if (rows := _rows(text, d))}
+    try:
+        readings = {d: rows for d in DELIMITERS if (rows := _rows(text, d))}
+    except csv.Error as err:  # a cell over the csv module's limit (128 KB), a NUL, ...
+        raise UsageError(source, f"is not a roster the csv module can read ({err})") from None
     if "," not in readings:
         raise UsageError(
             source, "the roster is empty (expected a header row, then one row per student)"

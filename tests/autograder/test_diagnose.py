@@ -157,6 +157,20 @@ def test_a_reading_met_on_a_square_by_chance_is_not_followed_or_told():
         assert w.truth == RIGHT[int(w.key)]
 
 
+def test_a_mix_met_by_chance_in_a_mostly_right_answer_is_not_told():
+    # Right but for square 6 (a mistake), and on square 3 c's value where the rules' own
+    # is expected: 90% right, so a followed reading would be told; a mix is credited on
+    # its square but told only when it makes the whole answer right.
+    right = tuple(float(20 - i) for i in range(21))  # goal 20: 18 entries depend on none
+    c = Variation("c", "reading c", answer((*right[:3], 4.0, *right[4:8], 2.5, *right[9:])),
+                  by_square=True)  # fmt: skip
+    values = (*right[:3], 4.0, *right[4:6], 9.9, *right[7:])
+    seen = Printed({"start": values[0], **{str(i): values[i] for i in range(1, 20)}}, {}, ())
+    found = diagnose(seen, Expected(answer(right), readings=(c,)), TOL)
+    assert found.mixed == ("3",) and [w.key for w in found.mark.wrong] == ["6"]
+    assert not any(line.startswith("convention") for line in found.lines + found.hidden_lines)
+
+
 def test_a_reading_followed_is_told_only_when_the_rest_is_right():
     # c in full on squares 3 and 8, but squares 1, 2, 4 and 5 wrong: marked against c, and
     # no convention told.

@@ -30,7 +30,7 @@ from autograder import (
 )
 from autograder._errors import UsageError
 from autograder._examples import examples_dir
-from autograder._html import submission_html
+from autograder._html import batch_html, submission_html
 from autograder._reports import feedback_text
 from autograder._templates import render_program
 from autograder._texts import NOT_IMPLEMENTED
@@ -157,6 +157,8 @@ def test_not_compiling_is_an_error_row_with_the_compiler_first_lines(answers, tm
     assert "\\n" not in text
     page = submission_html(result, load_assignment("classic"))
     assert '<pre class="problem">Classic.java:' in page and "\\n" not in page
+    index = batch_html([result], load_assignment("classic"))
+    assert "Classic.java does not compile: Classic.java:" in index and "\\n" not in index
 
 
 @pytest.mark.slow  # (two boards to their time limit; endless Python programs: test_adversarial)

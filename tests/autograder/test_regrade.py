@@ -121,6 +121,17 @@ def test_the_staff_lines_are_the_new_marking_s_not_the_old_one_s_too(batch):
         assert not any("printed" in s for s in staff), staff
 
 
+def test_a_batch_graded_without_a_manifest_is_not_marked_with_one(batch, tmp_path, capsys):
+    _, _, out, _ = batch
+    meta = (out / "batch.json").read_text()
+    manifest = write_manifest_file(tmp_path / "manifest.json", OWN)
+    assert main(["regrade", str(out), "--manifest", str(manifest)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "graded without --manifest" in err[0]
+    assert (out / "batch.json").read_text() == meta  # and a plain regrade still works
+    assert main(["regrade", str(out)]) == 0
+
+
 def test_a_board_whose_output_was_not_kept_keeps_its_result(batch):
     config, _, out, before = batch
     for kept in out.glob("outputs/*.json"):

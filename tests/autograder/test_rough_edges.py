@@ -147,7 +147,14 @@ def test_results_inside_the_submissions_are_never_graded_as_students(tmp_path, c
                      "--isolation", "process", "--timeout", "5"]) in (0, 1)  # fmt: skip
         rows = (out / "grades.csv").read_text().splitlines()
         assert [r.split(",")[0] for r in rows[1:]] == ["ann"]
-    capsys.readouterr()
+    # A second results folder beside the first: neither is taken for a student.
+    other = submissions / "graded-again"
+    batch = main(["grade", "classic", str(submissions), "--out", str(other),
+                  "--isolation", "process", "--timeout", "5"])  # fmt: skip
+    assert batch in (0, 1)
+    assert "skipped graded: the results of an earlier grade" in capsys.readouterr().out
+    rows = (other / "grades.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["ann"]
 
 
 def test_an_empty_folder_leaves_no_results_folder_behind(tmp_path, capsys):

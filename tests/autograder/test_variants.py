@@ -621,3 +621,14 @@ def test_the_trap_lane_bundle_checks_the_circle_and_the_trapped_lane_too(tmp_pat
     assert "29 of 29 entries right" in own  # its own board has no circle
     circle = next(s for s in shared if "circle" in s.splitlines()[0])
     assert "entries right" in circle and "29 of 29" not in circle
+
+
+def test_a_roster_of_refused_rows_alone_writes_nothing(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name,ID,Email\nAda,..,a@x.edu\nBob,-rf,b@x.edu\n", encoding="utf-8")
+    out = tmp_path / "out"
+    made = variants_cli("classic", "--roster", roster, "--out", out, "--secret", "secret-one-123")
+    assert made.returncode == 2 and made.stdout == ""
+    (line,) = made.stderr.splitlines()
+    assert str(roster) in line and "no student row that can be used (2 refused" in line
+    assert not out.exists()
