@@ -213,6 +213,8 @@ def make_variants(
         first = students.problems[0] if students.problems else "no student row"
         raise UsageError(str(roster), f"has no student row that can be used "
                          f"({len(students.problems)} refused; the first: {first})")  # fmt: skip
+    if out.exists() and not out.is_dir():
+        raise UsageError(str(out), "is a file, not a folder for the variants")
     secret, secret_note, new_secret = _secret(out, secret)
     fingerprint = secret_id(secret)
     manifest_path = out / MANIFEST

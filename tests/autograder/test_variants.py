@@ -632,3 +632,14 @@ def test_a_roster_of_refused_rows_alone_writes_nothing(tmp_path):
     (line,) = made.stderr.splitlines()
     assert str(roster) in line and "no student row that can be used (2 refused" in line
     assert not out.exists()
+
+
+def test_an_out_that_is_a_file_is_one_line(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("x\n")
+    roster = write_roster(tmp_path / "roster.csv", 2)
+    made = variants_cli("classic", "--roster", roster, "--out", taken, "--secret", "secret-one-123")
+    assert made.returncode == 2
+    (line,) = made.stderr.splitlines()
+    assert line == f"autograder: error: {taken}: is a file, not a folder for the variants"
+    assert taken.read_text() == "x\n"
