@@ -619,7 +619,10 @@ def grade_folder(
     hidden += [unpacked_from] if unpacked_from is not None else []
     if answers is not None:
         hidden += answers.secret_paths()
-    submissions, found_notes = find_submissions(folder, exclude=_inside(out, folder))
+    holder = _inside(out, folder)
+    submissions, found_notes = find_submissions(folder, exclude=holder)
+    if holder is not None and holder.resolve() != out.resolve():
+        found_notes.append(f"skipped {holder.name}: it holds the results (--out {out})")
     # The results of an earlier grade into another folder inside this one: no student's
     # (said in the summary, so that a student who hands in such a folder is not lost).
     earlier = [s for s in submissions if _holds_results(s.path)]

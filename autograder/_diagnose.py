@@ -123,7 +123,12 @@ def _too_few_decimals(
 ) -> str | None:
     """The sentence for values right but rounded to fewer decimals than the tolerance needs
     (``"%.2f"`` where the trap lane's table has four), or ``None``."""
-    needed = max(0, round(-math.log10(min(e.tolerance for e, _ in wrong))))
+    tolerance = min(e.tolerance for e, _ in wrong)
+    needed = max(0, round(-math.log10(tolerance)))
+    # The decimals a format prints are what its tolerance is one unit of (0.01: two); any
+    # other tolerance (0.05, or none) says nothing of them.
+    if needed > 6 or not math.isclose(tolerance, 10.0**-needed, rel_tol=1e-3):
+        return None
     for places in range(needed):
         step = 10.0**-places
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,7 @@ from ._html import write_html_reports
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, write_reports
 from ._results import SubmissionResult, TestResult
-from ._texts import STDERR_HEADING
+from ._texts import STDERR_HEADING, unreadable
 from ._verdict import grade_output
 
 __all__ = ["Regrade", "regrade_folder"]
@@ -64,18 +63,23 @@ def _printed(out: Path, student: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-_COUNTS = re.compile(r"\d+ of \d+ entries right")
-
-
 def _run_lines(staff: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A marked board's staff lines that came from its run, not its marking: the notes
     before the marking's lines (a notebook's cells, a compiler's warnings) and the standard
-    error after them. (The marking's lines begin with the count of entries right, on a
-    hidden board; a visible board's are the student's own.)"""
+    error after them. A hidden board's marking begins with the count of entries right, or
+    with "output not readable"; where neither is found (a visible board's marking is the
+    student's own; a batch graded before the count was kept), only the standard error is
+    kept, as nothing tells a note from an old marking's line."""
     end = staff.index(STDERR_HEADING) if STDERR_HEADING in staff else len(staff)
     head = staff[:end]
-    start = next((i for i, line in enumerate(head) if _COUNTS.fullmatch(line)), len(head))
+    start = next((i for i, line in enumerate(head) if _marking(line)), 0)
     return tuple(head[:start]), tuple(staff[end:])
+
+
+def _marking(line: str) -> bool:
+    counts = line.removesuffix(" entries right").split(" of ")
+    counted = line.endswith(" entries right") and all(c.isdigit() for c in counts)
+    return (counted and len(counts) == 2) or line.startswith(unreadable(""))
 
 
 def _same_manifest(out: Path, recorded: str | None, manifest: Manifest | None) -> None:

@@ -128,10 +128,15 @@ def _roster_text(path: str | Path) -> str:
 def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
     """The rows, split by the delimiter whose header has a student id column: the comma
     when it has, else the semicolon or the tab when exactly one of them has."""
-    try:
-        readings = {d: rows for d in DELIMITERS if (rows := _rows(text, d))}
-    except csv.Error as err:  # a cell over the csv module's limit (128 KB), a NUL, ...
-        raise UsageError(source, f"is not a roster the csv module can read ({err})") from None
+    readings: dict[str, list[tuple[int, list[str]]]] = {}
+    for delimiter in DELIMITERS:
+        try:
+            if rows := _rows(text, delimiter):
+                readings[delimiter] = rows
+        except csv.Error as err:  # a cell over the csv module's limit (128 KB), a NUL, ...
+            if delimiter == ",":  # (another split that fails is just not the one meant)
+                why = f"is not a roster the csv module can read ({err})"
+                raise UsageError(source, why) from None
     if "," not in readings:
         raise UsageError(
             source, "the roster is empty (expected a header row, then one row per student)"

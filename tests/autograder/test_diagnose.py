@@ -77,6 +77,11 @@ def test_values_rounded_to_too_few_decimals_are_named_with_the_decimals_to_print
     # Wrong by more than rounding could make them: no such name.
     off = tuple(round(v, 2) + 0.01 for v in fine)
     assert "too-few-decimals" not in diagnose(printed(off), key, 1e-4).mistakes
+    # A tolerance that is no unit of a decimal place says nothing of the decimals printed.
+    assert (
+        "too-few-decimals"
+        not in diagnose(printed(tuple(round(v, 1) for v in fine)), key, 0.03).mistakes
+    )
     # With two decimals needed, two decimals printed are never "too few".
     assert (
         diagnose(printed(tuple(round(v, 2) for v in fine)), Expected(answer(fine)), TOL).mistakes

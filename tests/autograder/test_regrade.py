@@ -261,3 +261,17 @@ def test_a_batch_graded_with_a_manifest_is_not_marked_without_it(late_batch, cap
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "other.json" in err[0]
     assert (out / "results.jsonl").read_text() == results  # nothing was marked
+
+
+def test_the_run_s_lines_are_told_from_an_old_marking_s():
+    from autograder._regrade import _run_lines
+
+    stderr = ("standard error (last lines):", "Traceback ...")
+    # A hidden board's marking begins with its count, or with "output not readable".
+    assert _run_lines(("notebook: 3 cells", "3 of 10 entries right", "x", *stderr)) == (
+        ("notebook: 3 cells",),
+        stderr,
+    )
+    assert _run_lines(("output not readable: line 2", *stderr)) == ((), stderr)
+    # With neither (a batch graded before the count was kept), only the standard error.
+    assert _run_lines(("square 4: printed 1.00, expected 2.00", *stderr)) == ((), stderr)

@@ -361,3 +361,20 @@ def test_variants_with_a_bad_roster_file_exits_2_with_one_line(tmp_path, case):
     assert needle in lines[0]
     # Refused before anything is written: no folder, no secret.
     assert not out.exists()
+
+
+def test_a_cell_over_the_csv_limit_is_one_error_and_only_in_the_split_used(tmp_path):
+    from autograder._roster import read_roster as read
+
+    # Many long cells split at commas: each under the csv module's 128 KB limit, the whole
+    # line (as a tab split reads it) over it. The comma roster is read.
+    wide = tmp_path / "wide.csv"
+    notes = ",".join(f"note{k}" for k in range(200))
+    wide.write_text(f"Name,ID,Email,{notes}\nAda,s1,a@x.edu," + ",".join(["x" * 1000] * 200))
+    assert [s.id for s in read(wide).students] == ["s1"]
+    # One cell over the limit, at commas too: one line naming the file.
+    big = tmp_path / "big.csv"
+    big.write_text("Name,ID,Email\nAda,s1," + "y" * 200_000 + "\n")
+    with pytest.raises(UsageError, match="field larger than field limit") as err:
+        read(big)
+    assert str(big) in str(err.value)
