@@ -709,7 +709,7 @@ def grade_folder(
     notes += write_html_reports(out, ordered, assignment, words, synced=False,
                                 rendered=early.pages)  # fmt: skip
     early.pages.clear()
-    names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
+    names = manifest.names() if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.

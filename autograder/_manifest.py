@@ -55,6 +55,10 @@ class Manifest:
     # (id, problem) of entries that name a student but were left out (a broken board, ...)
     left_out: tuple[tuple[str, str], ...] = ()
 
+    def names(self) -> dict[str, str]:
+        """Each student's name by id, for the gradebooks (students with none left out)."""
+        return {s.id: s.name for s in self.students if s.name}
+
     def why_left_out(self, key: str) -> str | None:
         """The problem of the left-out entry whose id is ``key``, if there is one."""
         wanted = key.strip().lower()

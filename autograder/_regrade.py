@@ -94,8 +94,9 @@ def _same_manifest(out: Path, recorded: str | None, manifest: Manifest | None) -
     if given is None:
         raise UsageError(str(out), "was graded with --manifest (each student on their own "
                          "board): pass the same --manifest to mark it again")  # fmt: skip
+    assert manifest is not None  # (given is its digest)
     raise UsageError(
-        str(manifest.source if manifest else out),
+        str(manifest.source),
         f"is not the manifest {out} was graded with: its outputs were printed on that one's boards",
     )
 
@@ -177,7 +178,7 @@ def regrade_folder(
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)
     notes = write_html_reports(out, ordered, assignment, words, synced=False)
-    names = {s.id: s.name for s in manifest.students if s.name} if manifest is not None else {}
+    names = manifest.names() if manifest is not None else {}
     notes += write_reports(out, ordered, assignment.title, words, names)
     changed.sort()
     return Regrade(ordered, tuple(changed), kept, tuple(notes))

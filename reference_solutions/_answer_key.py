@@ -19,7 +19,14 @@ from ._draws import board_draws
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
 
-__all__ = ["answer_key", "expected_answer", "hidden_boards", "own_board_case", "self_check_text"]
+__all__ = [
+    "answer_key",
+    "expected_answer",
+    "hidden_boards",
+    "hidden_problems",
+    "own_board_case",
+    "self_check_text",
+]
 
 
 def expected_answer(problem: Problem, solution: Solution) -> Expected:
@@ -47,7 +54,7 @@ def self_check_text(answer: Answer) -> str:
     return output_format(answer.output).self_check_text(answer)
 
 
-def _hidden(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
+def hidden_problems(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
     """Each hidden board with its problem and solution, so the key solves each board once."""
     public = make_problem(name)
     plan = public.assignment.tests
@@ -69,7 +76,7 @@ def _hidden(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]:
 
 def hidden_boards(name: str) -> list[dict[str, Any]]:
     """The hidden random boards of assignment ``name``: the same every time for one seed."""
-    return [data for data, _, _ in _hidden(name)]
+    return [data for data, _, _ in hidden_problems(name)]
 
 
 def _case(
@@ -130,7 +137,7 @@ def answer_key(name: str, *, hidden: bool = True) -> list[TestCase]:
         cases.append(_case(edge, title, data, plan.edge_points, visible, problem))
     if not hidden:
         return cases
-    for k, (data, problem, solution) in enumerate(_hidden(name), 1):
+    for k, (data, problem, solution) in enumerate(hidden_problems(name), 1):
         title = f"hidden board {k}"
         cases.append(
             _case(f"hidden-{k}", title, data, plan.hidden_points, False, problem, solution)

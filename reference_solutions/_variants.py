@@ -25,7 +25,7 @@ from autograder import (
     render_program,
 )
 
-from ._answer_key import hidden_boards, own_board_case
+from ._answer_key import hidden_problems, own_board_case
 from ._draws import board_draws, variant_seed
 from ._params import params_to_json
 from ._problem import Problem, make_problem, solve_problem
@@ -56,8 +56,8 @@ def _tested_games(name: str) -> frozenset[str]:
         public = make_problem(name)
         family = assignment.board_family
         boards = [family.edge_board(edge, public.board) for edge in assignment.tests.edge_boards]
-        boards += hidden_boards(name)
         games = {_game(public), *(_game(make_problem(name, board)) for board in boards)}
+        games |= {_game(problem) for _, problem, _ in hidden_problems(name)}
         kept = (assignment, frozenset(games))
         _TESTED[name] = kept
     return kept[1]
