@@ -185,6 +185,13 @@ def honest_slow(output: str, pause: float = 1.5, burn: float = 0.5) -> str:
 
 
 HOGS = {"detached": {"detach": True}, "in-its-group": {"detach": False}}
+# The CPU time each honest neighbour of the hog needs. The hog's spinners die when its own
+# run times out; a neighbour whose run began d seconds after the hog's (its launch was
+# starved as well) has those d seconds alone before its own limit. With half a second of
+# work, a launch 0.4 s late let ada finish with no protection at all (so the rerun went
+# unneeded and unnamed, and the unprotected attack seemed to fail); two seconds outlast
+# any such delay, and still leave a run alone (3.5 s) well inside RACE.
+NEIGHBOUR_BURN = 2.0
 
 
 def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict:
@@ -192,8 +199,8 @@ def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict
     starts beside ada, and bob starts beside it when ada is done. Results by student."""
     folder = world.base / "batch"
     folder.mkdir()
-    (folder / "ada.py").write_text(honest_slow(output))
-    (folder / "bob.py").write_text(honest_slow(output))
+    (folder / "ada.py").write_text(honest_slow(output, burn=NEIGHBOUR_BURN))
+    (folder / "bob.py").write_text(honest_slow(output, burn=NEIGHBOUR_BURN))
     hostile = program("cpu_hog", token=world.token, **HOGS[hog])
     (folder / f"aaron-{world.token}.py").write_text(hostile)
     batch = grade_folder("classic", folder, world.base / "out", answers=ANSWERS, cases=PUBLIC,
