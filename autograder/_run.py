@@ -248,8 +248,8 @@ def _run(
 ) -> Run:
     """Run ``command`` until it ends and its pipes are drained, or a limit stops it
     (``follow``). ``group``: the run's control group, whose CPU time counts all its
-    processes together. ``watch``: called about once a second; true stops the run (its
-    folder has grown past what it may hold). ``direct``: ``command`` starts with its
+    processes together. ``watch``: called about once a second and as it ends; true stops
+    the run (its folder has grown past what it may hold). ``direct``: ``command`` starts with its
     prefix, which waits for its limits (``DirectLaunch.release``)."""
     started = time.monotonic()
     process = None
@@ -293,8 +293,8 @@ def follow(
     """Watch a program started at ``started`` (``time.monotonic``) until it ends and its
     pipes are drained, or a limit stops it: the wall clock, the CPU time of its control
     group ``group``, its memory ceiling, ``limits.output_kb`` of standard output, or
-    ``watch`` (called about once a second; true: its folder has grown past what it may
-    hold). ``signal_in_status``: its exit status says death by signal N as 128 + N (as
+    ``watch`` (called about once a second and once as it ends; true: its folder has grown
+    past what it may hold). ``signal_in_status``: its exit status says death by signal N as 128 + N (as
     bubblewrap reports it)."""
     cap = limits.output_kb * 1024
     cpu_cap = max(1, int(limits.cpu + 0.999)) + CPU_GRACE
@@ -379,6 +379,10 @@ def follow(
     out_of_memory = group is not None and group.out_of_memory()
     if status is None and out_of_memory:
         status = "memory-limit"
+    if status is None and watch is not None and watch():
+        # Measured once more at the end: a folder filled faster than the measures come is
+        # past its bound all the same (as a sized folder would have refused the writes).
+        status = "folder-limit"
     if status is None:
         status = "exited" if returncode >= 0 else "signal"
         # The CPU limit ends a run with SIGXCPU, or SIGKILL a second later: that is running

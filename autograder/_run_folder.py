@@ -5,8 +5,9 @@ As root the folder is a file system of its own, a tmpfs of ``FOLDER_MB`` and ``F
 entries: a program that fills it gets "no space left", the machine's disk is never touched,
 and unmounting it removes everything at once, however many entries it holds. Elsewhere
 (a grader that is not root, or a container that may not mount) the folder lies in the
-temporary folder, and the run is measured about once a second and stopped once it holds
-more (``measure``); it is then removed entry by entry (``remove_tree``, linear).
+temporary folder, and the run is measured about once a second and as it ends, and stopped
+(or, ended, marked) once it holds more (``measure``); it is then removed entry by entry
+(``remove_tree``, linear).
 """
 
 from __future__ import annotations

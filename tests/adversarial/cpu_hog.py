@@ -19,6 +19,10 @@ CONFIG = {}  # the test writes its settings here
 TOKEN = CONFIG.get("token", "adversary-cpu-hog")
 SPINNERS = CONFIG.get("spinners", 40)
 DETACH = CONFIG.get("detach", True)
+# Seconds to wait before the spinners start: long enough for a neighbour started at the
+# same moment to be launched before its launch has to share the machine with them.
+WAIT = CONFIG.get("wait", 0)
+time.sleep(WAIT)
 started = []
 for _ in range(SPINNERS):
     try:

@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 import autograder._isolation
+import autograder._run
 import autograder._run_folder
 import autograder._sandbox
 import autograder._submission
@@ -185,13 +186,27 @@ def honest_slow(output: str, pause: float = 1.5, burn: float = 0.5) -> str:
 
 
 HOGS = {"detached": {"detach": True}, "in-its-group": {"detach": False}}
-# The CPU time each honest neighbour of the hog needs. The hog's spinners die when its own
-# run times out; a neighbour whose run began d seconds after the hog's (its launch was
-# starved as well) has those d seconds alone before its own limit. With half a second of
-# work, a launch 0.4 s late let ada finish with no protection at all (so the rerun went
-# unneeded and unnamed, and the unprotected attack seemed to fail); two seconds outlast
-# any such delay, and still leave a run alone (3.5 s) well inside RACE.
-NEIGHBOUR_BURN = 2.0
+# The hog's spinners die when its own run times out, so a neighbour whose run began d
+# seconds after the hog's has those d seconds alone before its own limit: a launch 0.4 s
+# late (starved by the spinners itself) once let ada finish half a second of work with no
+# protection at all. So the hog waits this long before it spins, while both runs are
+# launched, and each neighbour needs more CPU time than a late start would give it.
+HOG_WAIT = 0.5
+NEIGHBOUR_BURN = 1.0
+# What the starving is measured on: as many cores as CI has (on more, the spinners' share
+# of each core shrinks, and a neighbour left unprotected would finish all the same).
+CORES = 2
+
+
+@pytest.fixture
+def two_cores() -> Iterator[None]:
+    """The test's threads, and all they start, on ``CORES`` of this machine's cores."""
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, sorted(before)[:CORES])
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict:
@@ -201,7 +216,7 @@ def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict
     folder.mkdir()
     (folder / "ada.py").write_text(honest_slow(output, burn=NEIGHBOUR_BURN))
     (folder / "bob.py").write_text(honest_slow(output, burn=NEIGHBOUR_BURN))
-    hostile = program("cpu_hog", token=world.token, **HOGS[hog])
+    hostile = program("cpu_hog", token=world.token, wait=HOG_WAIT, **HOGS[hog])
     (folder / f"aaron-{world.token}.py").write_text(hostile)
     batch = grade_folder("classic", folder, world.base / "out", answers=ANSWERS, cases=PUBLIC,
                          limits=RACE, isolation=isolation, workers=2)  # fmt: skip
@@ -211,6 +226,7 @@ def hog_batch(world: World, hog: str, output: str, isolation: Isolation) -> dict
 @pytest.mark.slow
 @pytest.mark.parametrize("hog", sorted(HOGS))
 @pytest.mark.parametrize("name", LEVELS)
+@pytest.mark.usefixtures("two_cores")
 def test_a_neighbour_keeps_its_cpu_share_in_a_control_group(
     world, correct_output, as_level, name, hog
 ):
@@ -229,6 +245,7 @@ def test_a_neighbour_keeps_its_cpu_share_in_a_control_group(
 @pytest.mark.slow  # (the rerun itself, cheaply, in the default run: the test after this one)
 @pytest.mark.parametrize("hog", sorted(HOGS))
 @pytest.mark.parametrize("name", ["namespace", "user"])
+@pytest.mark.usefixtures("two_cores")
 def test_without_control_groups_a_starved_neighbour_is_run_again_alone(
     world, correct_output, as_level, name, hog
 ):
@@ -266,6 +283,7 @@ def test_without_control_groups_a_run_that_timed_out_idle_beside_another_is_run_
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("two_cores")
 def test_the_cpu_hog_starves_a_neighbour_when_nothing_protects_it(
     world, correct_output, monkeypatch
 ):
@@ -487,14 +505,27 @@ def test_a_run_folder_is_bounded_and_removed(world, as_level, name, shape):
     assert not os.path.lexists(found["work"])
 
 
+# Just past what a run's folder may hold, in each shape (MB, entries).
+PAST_THE_FOLDER = {"bytes": FOLDER_MB + 16, "entries": FOLDER_FILES + 100}
+
+
+@pytest.mark.parametrize("ending", ["held", "ended"])
 @pytest.mark.parametrize("shape", ["bytes", "entries"])
 def test_an_unsized_run_folder_is_measured_and_the_run_stopped(world, monkeypatch, ram_path,
-                                                               shape):  # fmt: skip
+                                                               shape, ending):  # fmt: skip
+    """``held``: the program fills its folder and waits, so only the measure made while it
+    runs can stop it before its time limit (a timeout, else). ``ended``: it fills its folder
+    and ends, printing nothing, and the measures while it runs are put off, so only the
+    measure made when it ends can see it (else: printed nothing)."""
     isolation = level("namespace", cgroups=False)
     monkeypatch.setattr(autograder._submission, "sized_folders", lambda: "off for this test")
     # The run's folder in memory: its thousands of entries are measured the same there.
     monkeypatch.setattr(tempfile, "tempdir", str(ram_path))
-    result = grade_file(world.attack("fill_folder", shape=shape), isolation)
+    if ending == "ended":
+        monkeypatch.setattr(autograder._run, "WATCH_SECONDS", 3600.0)
+    path = world.attack("fill_folder", shape=shape, past=PAST_THE_FOLDER[shape],
+                        hold=ending == "held")  # fmt: skip
+    result = grade_file(path, isolation)
     test = result.tests[0]
     assert (test.status, result.score) == ("crashed", 0.0)
     assert test.feedback[0] == (
