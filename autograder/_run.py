@@ -294,8 +294,8 @@ def follow(
     pipes are drained, or a limit stops it: the wall clock, the CPU time of its control
     group ``group``, its memory ceiling, ``limits.output_kb`` of standard output, or
     ``watch`` (called about once a second and once as it ends; true: its folder has grown
-    past what it may hold). ``signal_in_status``: its exit status says death by signal N as 128 + N (as
-    bubblewrap reports it)."""
+    past what it may hold). ``signal_in_status``: its exit status says death by signal N
+    as 128 + N (as bubblewrap reports it)."""
     cap = limits.output_kb * 1024
     cpu_cap = max(1, int(limits.cpu + 0.999)) + CPU_GRACE
     out = bytearray()
