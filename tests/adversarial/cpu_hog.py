@@ -22,6 +22,9 @@ DETACH = CONFIG.get("detach", True)
 # Seconds to wait before the spinners start: long enough for a neighbour started at the
 # same moment to be launched before its launch has to share the machine with them.
 WAIT = CONFIG.get("wait", 0)
+# With ``spin`` false its processes sleep: for a test of how many it may start, whose count
+# must not wait on a machine they keep busy.
+LOOP = "while True: pass" if CONFIG.get("spin", True) else "import time; time.sleep(3600)"
 time.sleep(WAIT)
 started = []
 for _ in range(SPINNERS):
@@ -32,7 +35,7 @@ for _ in range(SPINNERS):
     if pid == 0:
         if DETACH:
             os.setsid()
-        os.execv(sys.executable, [sys.executable, "-c", "while True: pass", TOKEN])
+        os.execv(sys.executable, [sys.executable, "-c", LOOP, TOKEN])
     started.append(pid)
 sys.stderr.write("ADVERSARY " + json.dumps({"spinners": len(started)}) + "\n")
 sys.stderr.flush()

@@ -141,18 +141,31 @@ def _state(pid: str) -> str:
 
 
 def _uid_in_use(uid: int) -> bool:
-    """Whether a run (of this or of another grader process) holds ``uid`` now."""
+    """Whether a run (of this or of another grader process) holds ``uid`` now: read from
+    ``/proc/locks``, not by taking the lock, which (however briefly) would turn away a
+    grader lending that uid at that moment."""
     try:
-        handle = os.open(_lock_folder() / str(uid), os.O_RDWR)
+        found = os.stat(_lock_folder() / str(uid))
     except FileNotFoundError:
         return False
+    key = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
+    with open("/proc/locks", encoding="ascii") as locks:
+        # ("1: FLOCK ADVISORY WRITE pid maj:min:inode 0 EOF"; a waiter's line has "->")
+        return any(line.split()[5] == key for line in locks if " FLOCK " in line
+                   and "->" not in line)  # fmt: skip
+
+
+@contextlib.contextmanager
+def holding(uid: int) -> Iterator[None]:
+    """``uid`` held as a run holds it, for a test that starts processes of that uid itself
+    (which ``stray_processes``, in another test process, would otherwise take for a run's
+    leftovers)."""
+    handle = os.open(_lock_folder() / str(uid), os.O_CREAT | os.O_RDWR, 0o600)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
     finally:
-        os.close(handle)  # (closing releases the lock, if it was taken here)
-    return False
+        os.close(handle)
 
 
 def stray_processes(token: str) -> set[str]:

@@ -62,12 +62,13 @@ from tests.autograder.test_adversarial import (
     PUBLIC,
     SYSTEM_PYTHON,
     World,
+    assert_no_stray_processes,
     denied,
+    holding,
     litter,
     program,
     remove_litter,
     report,
-    stray_processes,
     takes_config,
 )
 from tests.autograder.test_run import alive
@@ -239,7 +240,7 @@ def test_a_neighbour_keeps_its_cpu_share_in_a_control_group(
         assert not any("run again alone" in s for s in graded[student].tests[0].staff)
     assert report(graded["aaron"].tests[0].staff)["spinners"] >= 30
     assert (graded["aaron"].score, graded["aaron"].tests[0].status) == (0, "timeout")
-    assert not stray_processes(world.token)
+    assert_no_stray_processes(set(), world.token)
 
 
 @pytest.mark.slow  # (the rerun itself, cheaply, in the default run: the test after this one)
@@ -259,7 +260,7 @@ def test_without_control_groups_a_starved_neighbour_is_run_again_alone(
     notes = [s for r in graded.values() for s in r.tests[0].staff if "run again alone" in s]
     assert notes and all("timed out beside 1 other run(s)" in n for n in notes)
     assert graded["aaron"].score == 0
-    assert not stray_processes(world.token)
+    assert_no_stray_processes(set(), world.token)
 
 
 def test_without_control_groups_a_run_that_timed_out_idle_beside_another_is_run_again_alone(
@@ -358,14 +359,19 @@ def test_without_control_groups_few_open_files_bound_memory_files(world, as_leve
 # --- 5. state that outlives a run -------------------------------------------------------------
 
 
+# The last uids of the pool, each lent by one test alone (so that another test process,
+# lending uids from the first, never takes them).
+OWN_UIDS = {"kill-user": UIDS - 1, "clean-namespace": UIDS - 2, "clean-user": UIDS - 3}
+
+
 @pytest.mark.parametrize("name", ["namespace", "user"])
 def test_a_lent_uid_starts_every_run_clean(world, as_level, monkeypatch, name):
     """The first run leaves a key in each keyring, a shared-memory segment and files in the
     places anyone may write to, all holding its board; the next run of the same uid finds
     none of them."""
     # A pool of one uid, so that the second run has the first one's uid even while other
-    # graders (another test process) lend uids; the last uid is test_kill_user's.
-    monkeypatch.setattr(autograder._sandbox, "FIRST_UID", FIRST_UID + UIDS - 2)
+    # graders (another test process) lend uids.
+    monkeypatch.setattr(autograder._sandbox, "FIRST_UID", FIRST_UID + OWN_UIDS[f"clean-{name}"])
     monkeypatch.setattr(autograder._sandbox, "UIDS", 1)
     isolation = level(name, cgroups=False)  # (state in the kernel, not in a group)
     as_level(name)
@@ -391,7 +397,7 @@ def test_kill_user_removes_what_a_uid_left_in_every_shared_place(world):
         pytest.skip("lending uids needs root")
     from autograder._sandbox import _sysv_objects, kill_user, world_writable
 
-    uid = FIRST_UID + UIDS - 1
+    uid = FIRST_UID + OWN_UIDS["kill-user"]
     places = [p for p in world_writable() if p in ("/tmp", "/dev/shm", "/run/lock")]
     script = (
         "import ctypes, os\n"
@@ -401,9 +407,10 @@ def test_kill_user_removes_what_a_uid_left_in_every_shared_place(world):
         f"for p in {places!r}:\n"
         f"    open(os.path.join(p, {world.token!r}), 'w').write('x')\n"
     )
-    subprocess.run([SYSTEM_PYTHON, "-c", script], check=True, timeout=60)
-    assert _sysv_objects(uid)
-    kill_user(uid)
+    with holding(uid):
+        subprocess.run([SYSTEM_PYTHON, "-c", script], check=True, timeout=60)
+        assert _sysv_objects(uid)
+        kill_user(uid)
     assert not _sysv_objects(uid)
     assert not [p for p in places if os.path.lexists(os.path.join(p, world.token))]
 
@@ -627,7 +634,7 @@ def test_honest_students_keep_full_marks_beside_every_attack(world, correct_outp
     for student in honest:
         result = graded[student]
         assert (result.status, result.score) == ("graded", POINTS), result.tests
-    assert not stray_processes(world.token)
+    assert_no_stray_processes(set(), world.token)
 
 
 @pytest.mark.slow  # (a run at the user level that spins until its time limit)
@@ -653,7 +660,8 @@ def test_zombies_of_an_earlier_run_do_not_shrink_the_next_runs_process_cap(world
             os._exit(0)
         zombies.append(pid)
     try:
-        path = world.attack("cpu_hog", token=world.token, detach=False, spinners=50)
+        path = world.attack("cpu_hog", token=world.token, detach=False, spinners=50,
+                            spin=False)  # fmt: skip
         result = grade_file(path, isolation, limits=ASSIGNMENT.limits.with_timeout(2))
         assert report(result.tests[0].staff)["spinners"] == 50
     finally:

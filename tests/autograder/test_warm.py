@@ -33,7 +33,11 @@ from autograder._sandbox import Isolation, protected_paths
 from autograder._submission import _run_once, sized_folders
 from autograder._warm_sandbox import HEAVY, WarmSandbox, heavy_modules, warm_path, warm_sandbox
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
-from tests.autograder.test_adversarial import SYSTEM_PYTHON, stray_processes
+from tests.autograder.test_adversarial import (
+    SYSTEM_PYTHON,
+    assert_no_stray_processes,
+    stray_processes,
+)
 from tests.grading import isolation_or_skip
 
 ASSIGNMENT = load_assignment("classic")
@@ -619,7 +623,7 @@ _os.wait()
     all_warm(spy)
     if level.level == "namespace":  # (at process every board sees the machine's processes)
         assert [reports(test)[0]["others"] for test in result.tests] == [[]] * len(CASES)
-    assert not stray_processes(token)
+    assert_no_stray_processes(set(), token)
 
 
 def test_a_child_left_in_its_session_is_killed_as_its_program_ends(
