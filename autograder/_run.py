@@ -293,9 +293,9 @@ def follow(
     """Watch a program started at ``started`` (``time.monotonic``) until it ends and its
     pipes are drained, or a limit stops it: the wall clock, the CPU time of its control
     group ``group``, its memory ceiling, ``limits.output_kb`` of standard output, or
-    ``watch`` (called about once a second and once as it ends; true: its folder has grown
-    past what it may hold). ``signal_in_status``: its exit status says death by signal N
-    as 128 + N (as bubblewrap reports it)."""
+    ``watch`` (called about once a second, and once more if it ended by itself; true: its
+    folder has grown past what it may hold). ``signal_in_status``: its exit status says
+    death by signal N as 128 + N (as bubblewrap reports it)."""
     cap = limits.output_kb * 1024
     cpu_cap = max(1, int(limits.cpu + 0.999)) + CPU_GRACE
     out = bytearray()
@@ -379,10 +379,6 @@ def follow(
     out_of_memory = group is not None and group.out_of_memory()
     if status is None and out_of_memory:
         status = "memory-limit"
-    if status is None and watch is not None and watch():
-        # Measured once more at the end: a folder filled faster than the measures come is
-        # past its bound all the same (as a sized folder would have refused the writes).
-        status = "folder-limit"
     if status is None:
         status = "exited" if returncode >= 0 else "signal"
         # The CPU limit ends a run with SIGXCPU, or SIGKILL a second later: that is running
@@ -393,5 +389,9 @@ def follow(
             and cpu >= 0.9 * max(1, int(limits.cpu + 0.999))
         ):
             status = "cpu-limit"
+    if status in ("exited", "signal") and watch is not None and watch():
+        # Measured once more as it ended: a folder filled faster than the measures come is
+        # past its bound all the same (as a sized folder would have refused the writes).
+        status = "folder-limit"
     return Run(status, returncode, bytes(out), bytes(err[-STDERR_TAIL:]), seconds, cpu,
                out_of_memory=out_of_memory)  # fmt: skip

@@ -122,9 +122,10 @@ def _remove(work: Path, mounted: bool) -> None:
 def run_folder(
     sized: bool, tidy: Tidy | None = None
 ) -> Iterator[tuple[Path, Callable[[], bool] | None]]:
-    """A fresh folder for one run, and the check to make while it runs (``None`` when the
-    folder is ``sized``: a tmpfs bounds it itself). Removed afterwards: at once, or with
-    ``tidy`` on its thread (unmounted and removed while the next run starts: ``_tidy``)."""
+    """A fresh folder for one run, and the check to make while it runs and as it ends
+    (``None`` when the folder is ``sized``: a tmpfs bounds it itself). Removed afterwards:
+    at once, or with ``tidy`` on its thread (unmounted and removed while the next run
+    starts: ``_tidy``)."""
     sweep_stale_runs()
     work = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-"))
     mounted = sized and _mount(work)

@@ -556,7 +556,7 @@ class WarmSandbox:
 @dataclasses.dataclass(frozen=True)
 class Place:
     """Where a board runs: its fresh folder, its uid, and the check to make while it runs
-    (where the folder is not sized: see ``_run_folder``)."""
+    and as it ends (where the folder is not sized: see ``_run_folder``)."""
 
     work: Path
     uid: int | None  # (``None`` at ``process``: the board runs as root)

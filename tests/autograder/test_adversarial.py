@@ -145,14 +145,16 @@ def _uid_in_use(uid: int) -> bool:
     ``/proc/locks``, not by taking the lock, which (however briefly) would turn away a
     grader lending that uid at that moment."""
     try:
-        found = os.stat(_lock_folder() / str(uid))
+        inode = os.stat(_lock_folder() / str(uid)).st_ino
     except FileNotFoundError:
         return False
-    key = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
     with open("/proc/locks", encoding="ascii") as locks:
-        # ("1: FLOCK ADVISORY WRITE pid maj:min:inode 0 EOF"; a waiter's line has "->")
-        return any(line.split()[5] == key for line in locks if " FLOCK " in line
-                   and "->" not in line)  # fmt: skip
+        # ("1: FLOCK ADVISORY WRITE pid maj:min:inode 0 EOF"; a waiter's line has "->".)
+        # The inode alone: the device there is the file system's own, which is not what
+        # stat says on btrfs or an older overlayfs; another lock on a file of the same inode
+        # number elsewhere would only hide a leftover for as long as it is held.
+        return any(line.split()[5].rsplit(":", 1)[1] == str(inode) for line in locks
+                   if " FLOCK " in line and "->" not in line)  # fmt: skip
 
 
 @contextlib.contextmanager

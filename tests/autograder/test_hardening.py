@@ -201,9 +201,13 @@ CORES = 2
 
 @pytest.fixture
 def two_cores() -> Iterator[None]:
-    """The test's threads, and all they start, on ``CORES`` of this machine's cores."""
+    """The test's threads, and all they start, on ``CORES`` of this machine's cores: a pair
+    of its own for each test process (``pytest -m slow`` without ``-n 0``), where there are
+    enough."""
     before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, sorted(before)[:CORES])
+    cores = sorted(before)
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    os.sched_setaffinity(0, {cores[(CORES * worker + k) % len(cores)] for k in range(CORES)})
     try:
         yield
     finally:
@@ -359,8 +363,8 @@ def test_without_control_groups_few_open_files_bound_memory_files(world, as_leve
 # --- 5. state that outlives a run -------------------------------------------------------------
 
 
-# The last uids of the pool, each lent by one test alone (so that another test process,
-# lending uids from the first, never takes them).
+# The last uids of the pool, each lent by one test alone (another test process lends
+# uids from the first, and takes these only once nearly all are lent).
 OWN_UIDS = {"kill-user": UIDS - 1, "clean-namespace": UIDS - 2, "clean-user": UIDS - 3}
 
 
