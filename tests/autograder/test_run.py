@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+import autograder._run
 from autograder import grade_submission, load_assignment
 from autograder._assignments import Limits
 from autograder._run import clean_environment, run_limited
@@ -124,6 +125,38 @@ def test_a_program_that_ignores_sigxcpu_is_still_stopped_by_its_cpu_time(tmp_pat
     # not with the hard one.)
     assert result.status == "cpu-limit" and result.signal_name == "SIGKILL"
     assert result.cpu_seconds > 1.0
+
+
+def watched(tmp_path: Path, source: str, limits: Limits, monkeypatch) -> tuple[object, list]:
+    """``source`` run with a folder measure that always finds the folder past its bound, but
+    is taken only once the program has ended (the measures while it runs are put off)."""
+    monkeypatch.setattr(autograder._run, "WATCH_SECONDS", 3600.0)
+    measures: list[float] = []
+
+    def over() -> bool:
+        measures.append(time.monotonic())
+        return True
+
+    program = tmp_path / "program.py"
+    program.write_text(source)
+    result = run_limited([sys.executable, "-E", "-s", str(program)], tmp_path,
+                         clean_environment(tmp_path), limits, watch=over)  # fmt: skip
+    return result, measures
+
+
+def test_a_folder_past_its_bound_when_the_program_ends_stops_it(tmp_path, monkeypatch):
+    result, measures = watched(tmp_path, "print('done')\n", LIMITS, monkeypatch)
+    assert len(measures) == 1
+    assert result.status == "folder-limit" and result.stdout == b"done\n"
+
+
+def test_running_out_of_cpu_time_stays_a_timeout_whatever_the_folder_holds(tmp_path, monkeypatch):
+    # The CPU limit is read from how the run ended, before its folder's last measure: a
+    # program that spins to its CPU limit with a full folder ran out of time, and is
+    # reported so, not as a crash.
+    result, _ = watched(tmp_path, "while True:\n    pass\n", Limits(timeout=PATIENT, cpu=1.0),
+                        monkeypatch)  # fmt: skip
+    assert result.status == "cpu-limit"
 
 
 def test_running_out_of_cpu_time_is_a_timeout_in_the_feedback(tmp_path):
