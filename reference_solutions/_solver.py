@@ -473,7 +473,6 @@ def policy_iteration(
     follow a few sweeps each (:func:`_swept`). ``iterations`` counts the policies, not the
     sweeps."""
     if model.stage is not None and (model.n_states > STAGED_LIMIT or _small_stages(model)):
-        _check_reachable(model)
         values, iterations = _iterate_by_stage(model, max_iterations)
     elif _fits_dense(model) and (dense := DenseModel.of(model)) is not None:
         return _dense_policy_iteration(dense, max_iterations, tie_tolerance)
@@ -654,7 +653,13 @@ def _iterate_by_stage(model: Model, max_iterations: int) -> tuple[np.ndarray, in
     policy, in about 20); the whole model at once needs 11 to 16 iterations over every
     layer, one for each token's worth to climb a layer. A stage of at most
     ``_STAGE_DENSE_MOST`` states goes the small models' path (``_dense``), whose start's
-    solve proves that policy proper, or else starts its own way."""
+    solve proves that policy proper, or else starts its own way.
+
+    A stage whose start is not proven proper is searched for a route to the goal from
+    each of its states (its exits lead there, the stages before it being solved), and
+    refused, naming those without one, as the whole model would be; where every start is
+    proper, as on a course's boards, no search is made (a token-boosted board of 100
+    squares: 0.26 of 3.9 ms)."""
     assert model.stage is not None
     values = np.where(model.terminal, model.terminal_value, 0.0)
     local = np.full(model.n_states, -1, dtype=np.int64)

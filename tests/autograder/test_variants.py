@@ -13,10 +13,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograder import Answer, load_assignment, render
 from autograder._batch import grade_folder
-from autograder._bundles import CHECK_SUPPORT, make_variants
+from autograder._bundles import CHECK_SUPPORT, _json_lines, make_variants
 from autograder._errors import UsageError
 from autograder._manifest import load_manifest
 from reference_solutions import ReferenceAnswers, answer_key, reference_program, variant_board
@@ -128,6 +130,40 @@ def test_expected_values_in_the_bundle_come_from_the_rules(made):
         handout = (tmp / "out" / "students" / student.id / "handout.md").read_text()
         assert f"Expected turns per game: {student.self_check}" in handout
         assert "python3 check.py" in handout
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(JSON, st.integers(0, 4))
+def test_a_key_written_a_few_levels_to_a_line_reads_back_as_it_was(data, depth):
+    text = _json_lines(data, depth)
+    assert json.loads(text) == data
+    # Past ``depth``, and in a list of numbers, nothing is broken into lines.
+    assert text.count("\n") <= len(json.dumps(data, indent=1).splitlines())
+    if depth == 0 or not isinstance(data, dict | list):
+        assert text == json.dumps(data)
+
+
+def test_a_bundles_key_has_a_line_per_name_and_per_mistake(made):
+    tmp, report = made
+    path = tmp / "out" / "students" / report.manifest.students[0].id / "expected.json"
+    lines = path.read_text().splitlines()
+    key = json.loads(path.read_text())
+    expected = key["expected"]
+    # Each of the key's names starts a line, and so does each mistake, whole on its line;
+    # a list of values is one line.
+    for name in (*key, *expected):
+        assert sum(line.lstrip().startswith(f'"{name}": ') for line in lines) == 1, name
+    for mistake in expected["mistakes"]:
+        assert f"   {json.dumps(mistake)}," in lines or f"   {json.dumps(mistake)}" in lines
+    assert f'  "values": {json.dumps(expected["values"])},' in lines
+    assert len(lines) < 3 * (len(key) + len(expected) + len(expected["mistakes"]))
 
 
 def test_boards_are_stable_per_secret_and_cannot_be_had_without_it(made, tmp_path):

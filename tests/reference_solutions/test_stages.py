@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from autograder import JumpBoard, standard_board
+from autograder import GoalUnreachable, JumpBoard, standard_board
 from reference_solutions import policy_iteration
 from reference_solutions._model import build_model
 from reference_solutions.rules import token_boosted
@@ -51,6 +51,35 @@ def test_a_move_into_a_later_stage_is_refused():
     build_model(outcome_state=[1, 2], stage=[1, 0, 0], **common)  # later to earlier: fine
     with pytest.raises(ValueError, match="later stage"):
         build_model(outcome_state=[1, 2], stage=[0, 1, 0], **common)
+
+
+# Stage 0: the goal (0) and 1, which moves to it; stage 1: 2 moves to 1, but 3 and 4 only
+# move between themselves, one action each or a choice of two.
+HOPELESS_LATER = {
+    "one action": dict(pair_state=[1, 2, 3, 4], pair_action=[0, 0, 0, 0],
+                       outcome_state=[0, 1, 3, 3]),
+    "a choice": dict(pair_state=[1, 2, 3, 3, 4], pair_action=[0, 0, 0, 1, 0],
+                     outcome_state=[0, 1, 3, 4, 3]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", ["small stages", "sparse stages"])
+@pytest.mark.parametrize("moves", HOPELESS_LATER)
+def test_states_of_a_later_stage_with_no_route_to_the_goal_are_named(moves, path, monkeypatch):
+    """No search of the whole model is made before the stages are solved: a stage whose
+    states cannot all reach the goal is found as it is solved, and refused as the whole
+    model would be."""
+    import reference_solutions._solver as solver
+
+    if path == "sparse stages":
+        monkeypatch.setattr(solver, "STAGED_LIMIT", 0)
+        monkeypatch.setattr(solver, "_STAGE_DENSE_MOST", 0)
+    pairs = len(HOPELESS_LATER[moves]["pair_state"])
+    model = build_model(n_states=5, outcome_pair=list(range(pairs)), outcome_prob=[1.0] * pairs,
+                        outcome_cost=1.0, action_names=("go", "back"), stage=[0, 0, 1, 1, 1],
+                        **HOPELESS_LATER[moves])  # fmt: skip
+    with pytest.raises(GoalUnreachable, match=r"reach the goal from 3; 4, so"):
+        policy_iteration(model)
 
 
 def _chain_sizes(monkeypatch) -> list[int]:
