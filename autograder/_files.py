@@ -40,6 +40,31 @@ ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 _PREFIX, _SUFFIX = ".autograder-", ".tmp"
 
 
+def _umask() -> int:
+    """This process's umask, read without setting it (``os.umask`` sets it, and another
+    thread could create a file meanwhile); 0o022 where it cannot be read."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return 0o022
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A temporary file beside ``path`` to be renamed over it, with the mode a file made by
+    ``open`` would have (``mkstemp`` makes it private: a course's zips and pages then could
+    not be served or shared without a ``chmod``)."""
+    fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return fd, temporary
+
+
 @functools.cache
 def libc() -> ctypes.CDLL:
     """The C library, loaded once: a load per call costs more than the call itself."""
@@ -132,7 +157,7 @@ def write_atomic(
     power cut could lose it, until the caller's :func:`sync_folders`, which makes many files
     durable for the cost of one."""
     path = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    fd, temporary = _temporary(path)
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline=newline) as file:
             file.write(text)
@@ -152,7 +177,7 @@ def write_zip(path: str | Path, members: Iterable[tuple[str, bytes, int]]) -> No
     """Write the zip ``path`` from ``(name, data, mode)`` members, through a temporary file
     in the same folder renamed into place: a reader finds the whole zip or none."""
     path = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    fd, temporary = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as file, zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as z:
             for name, data, mode in members:
