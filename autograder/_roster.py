@@ -10,19 +10,20 @@ one saving "text", writes them).
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._errors import UsageError
+from ._errors import UsageError, decode_text
 
 __all__ = ["Roster", "RosterStudent", "read_roster"]
 
+# In order of preference; the last two where an LMS's export has none of the others (D2L's
+# "OrgDefinedId", a Canvas roster of "SIS User ID" without its "ID").
 ID_HEADERS = ("id", "student id", "studentid", "student_id", "sid", "student number", "username",
-              "login", "user id", "userid")  # fmt: skip
+              "login", "user id", "userid", "orgdefinedid", "sis user id")  # fmt: skip
 EMAIL_HEADERS = ("email", "e-mail", "email address", "e-mail address", "mail")
 NAME_HEADERS = ("name", "full name", "student name", "student")
 FIRST_HEADERS = ("first name", "first", "given name")
@@ -80,18 +81,30 @@ def _twice(header: list[str]) -> str:
     return ""
 
 
-def _rows(text: str, delimiter: str = ",") -> list[tuple[int, list[str]]]:
+Row = list[str] | None  # None: a row whose quote is never closed on its line
+
+
+def _rows(text: str, delimiter: str = ",") -> list[tuple[int, Row]]:
     """Each CSV row with the line of the file it starts on, blank lines before the header
-    left out. The csv module splits lines itself, so a quoted cell may hold a line break
-    and no other character splits a row."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows: list[tuple[int, list[str]]] = []
-    line = 1
-    for row in reader:
-        if rows or any(cell.strip() for cell in row):
-            rows.append((line, row))
-        line = reader.line_num + 1
-    return rows
+    left out. No roster cell holds a line break, so a quoted cell that runs past its line
+    is a quote left open: that row is ``None``, and the rows after it are read from the
+    next line on (the csv module would read the rest of the file into the cell)."""
+    lines = io.StringIO(text, newline="").readlines()  # (split as the csv module splits)
+    rows: list[tuple[int, Row]] = []
+    start = 0
+    while True:
+        reader = csv.reader(lines[start:], delimiter=delimiter)
+        line = start + 1
+        for row in reader:
+            if any("\n" in cell or "\r" in cell for cell in row):
+                rows.append((line, None))
+                start = line
+                break
+            if rows or any(cell.strip() for cell in row):
+                rows.append((line, row))
+            line = start + reader.line_num + 1
+        else:
+            return rows
 
 
 def _roster_text(path: str | Path) -> str:
@@ -108,27 +121,13 @@ def _roster_text(path: str | Path) -> str:
         raise UsageError(
             source, f"cannot read the roster file ({err.strerror or err.__class__.__name__})"
         ) from None
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise UsageError(source, 'the roster is UTF-16, not UTF-8; save it as "CSV UTF-8"')
-    # Spreadsheets often start the file with a byte-order mark.
-    skipped = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return data[skipped:].decode("utf-8")
-    except UnicodeDecodeError as err:
-        at = skipped + err.start
-        line = data.count(b"\n", 0, at) + 1
-        column = at - data.rfind(b"\n", 0, at)
-        raise UsageError(
-            source,
-            f"the roster is not UTF-8: byte {column} of line {line} is {data[at]:#04x}; save "
-            'it as "CSV UTF-8" (it may be Latin-1 or Windows-1252)',
-        ) from None
+    return decode_text(data, source, "roster", '"CSV UTF-8"')
 
 
-def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
+def _read_rows(text: str, source: str) -> list[tuple[int, Row]]:
     """The rows, split by the delimiter whose header has a student id column: the comma
     when it has, else the semicolon or the tab when exactly one of them has."""
-    readings: dict[str, list[tuple[int, list[str]]]] = {}
+    readings: dict[str, list[tuple[int, Row]]] = {}
     for delimiter in DELIMITERS:
         try:
             if rows := _rows(text, delimiter):
@@ -141,7 +140,10 @@ def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
         raise UsageError(
             source, "the roster is empty (expected a header row, then one row per student)"
         )
-    found = [d for d, rows in readings.items() if _column(rows[0][1], ID_HEADERS) is not None]
+    line, header = readings[","][0]
+    if header is None:
+        raise UsageError(source, f"line {line}: the header opens a quote it never closes")
+    found = [d for d, rows in readings.items() if _column(rows[0][1] or [], ID_HEADERS) is not None]
     if found[:1] == [","] or len(found) == 1:
         return readings[found[0]]
     if found:
@@ -151,7 +153,7 @@ def _read_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
             "commas between columns",
         )
     # The way of splitting that gives the most columns is likelier what was meant.
-    widest = max(readings, key=lambda d: len(readings[d][0][1]))
+    widest = max(readings, key=lambda d: len(readings[d][0][1] or []))
     header = readings[widest][0][1]
     names = "name one 'id', 'sid', 'student id' or 'username'"
     if widest != ",":
@@ -194,6 +196,7 @@ def read_roster(path: str | Path) -> Roster:
     source = str(path)
     rows = _read_rows(_roster_text(path), source)
     header = rows[0][1]
+    assert header is not None  # _read_rows refuses a header left open
     twice = _twice(header)
     if twice:
         raise UsageError(source, twice)
@@ -211,9 +214,13 @@ def read_roster(path: str | Path) -> Roster:
     first_row: dict[str, int] = {}
     emails: dict[str, int] = {}
     for line, row in rows[1:]:
-        if not any(c.strip() for c in row):
+        if row is not None and not any(c.strip() for c in row):
             continue
         where = f"{source} row {line}"
+        if row is None:
+            problems.append(f"{where}: a quote opens a cell and is never closed on its line; "
+                            "row left out")  # fmt: skip
+            continue
         if len(row) > len(header):
             problems.append(f"{where}: {len(row)} cells for {len(header)} columns; row left out")
             continue

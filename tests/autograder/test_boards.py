@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import codecs
 import json
 
 import pytest
@@ -72,8 +73,41 @@ def test_unreadable_files(tmp_path):
         load_board(bad, "jump")
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(BoardError, match="cannot read"):
+    with pytest.raises(BoardError, match="the file is UTF-16, not UTF-8; save it as UTF-8"):
         load_board(binary, "jump")
+    with pytest.raises(BoardError, match="is a folder, not a file"):
+        load_board(tmp_path, "jump")
+
+
+BOARD_TEXT = '{"goal": 20, "name": "Café", "jumps": [[3, 9]]}'
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # Saved by Notepad: a byte-order mark first, which is no reason to refuse it.
+        (codecs.BOM_UTF8 + BOARD_TEXT.encode(), None),
+        (
+            BOARD_TEXT.encode("latin-1"),
+            "the file is not UTF-8: byte 26 of line 1 is 0xe9; save "
+            "it as UTF-8 (it may be Latin-1 or Windows-1252)",
+        ),
+        (BOARD_TEXT.encode("utf-16-le"), "holds NUL bytes, so it is not UTF-8 text"),
+        # The later key would win without a word: a board of 50 squares, not 20.
+        (b'{"goal": 20, "jumps": [[3, 9]], "goal": 50}', "the key 'goal' is given twice"),
+    ],
+    ids=["bom", "latin-1", "utf-16", "key-twice"],
+)
+def test_how_a_board_file_was_saved_is_read_or_named(tmp_path, data, said):
+    path = tmp_path / "board.json"
+    path.write_bytes(data)
+    if said is None:
+        assert load_board(path, "jump").board == JumpBoard(20, ((3, 9),), "Café")
+        return
+    with pytest.raises(BoardError) as caught:
+        load_board(path, "jump")
+    assert str(caught.value).startswith(f"{path}: ") and said in str(caught.value)
+    assert "\n" not in str(caught.value)
 
 
 def test_board_round_trips_through_json(tmp_path):

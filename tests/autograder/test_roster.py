@@ -63,6 +63,12 @@ def ids(result) -> list[str]:
             RosterStudent("s1", "", "ann@uni.edu", 2),
         ),
         ("id", "s1", RosterStudent("s1", "", "", 2)),
+        (  # D2L's classlist export
+            "OrgDefinedId,Last Name,First Name,Email",
+            "s1,Lee,Ann,ann@uni.edu",
+            RosterStudent("s1", "Ann Lee", "ann@uni.edu", 2),
+        ),
+        ("Name,SIS User ID", "Ann Lee,s1", RosterStudent("s1", "Ann Lee", "", 2)),
     ],
 )
 def test_lms_headers_are_recognised(tmp_path, header, row, expected):
@@ -330,6 +336,27 @@ def test_a_header_that_reads_both_with_semicolons_and_with_tabs_is_refused(tmp_p
     assert_names_file(caught.value, path, "both semicolons and tabs")
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_quote_left_open_costs_its_own_row_alone(tmp_path, newline):
+    """The csv module reads everything after a quote that is never closed into one cell:
+    the students after it would be lost without a word."""
+    text = newline.join(['Student,ID,Email', '"Lovelace, Ada",1001,a@x.edu',
+                         '"Unclosed, quote,1002,b@x.edu', "Hopper,1003,c@x.edu", ""])  # fmt: skip
+    path = roster(tmp_path, text)
+    result = read_roster(path)
+    assert ids(result) == ["1001", "1003"]
+    assert [s.row for s in result.students] == [2, 4]
+    assert result.problems == (
+        f"{path} row 3: a quote opens a cell and is never closed on its line; row left out",
+    )
+
+
+def test_a_header_that_opens_a_quote_is_refused(tmp_path):
+    path = roster(tmp_path, '"Student,ID,Email\nAda,1001,a@x.edu\n')
+    with pytest.raises(UsageError, match="line 1: the header opens a quote it never closes"):
+        read_roster(path)
+
+
 # --- the command line ---------------------------------------------------------------------
 
 
@@ -338,6 +365,8 @@ BAD_FILES = {
     "a column twice": ("Name,ID,ID\nAnn,1,2\n", "utf-8", "names the column 'ID' twice"),
     "latin-1": ("SID,Name\ns1,Jos\u00e9\n", "latin-1", "not UTF-8: byte 7 of line 2 is 0xe9"),
     "semicolons, no id": ("Name;Email\nAnn;ann@uni.edu\n", "utf-8", "columns split at ';'"),
+    # No byte-order mark: its header would read as 'S\x00I\x00D\x00...'.
+    "utf-16, no mark": ("SID,Name\ns1,Ann\n", "utf-16-le", "holds NUL bytes, so it is not UTF-8"),
 }
 
 
