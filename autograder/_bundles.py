@@ -60,6 +60,9 @@ class VariantsReport:
     shared: tuple[tuple[str, ...], ...] = ()
     # Students whose board is not the one the folder's manifest held before this run.
     changed: tuple[str, ...] = ()
+    # Students of the folder's manifest this run made no bundle for (not on this roster, or
+    # their row refused), kept in it with the bundles they have.
+    kept: tuple[str, ...] = ()
 
     def warnings(self) -> list[str]:
         """What the instructor must act on, one line each (the command line prints them on
@@ -83,15 +86,23 @@ class VariantsReport:
         return lines
 
     def summary(self) -> str:
+        made = len(self.manifest.students) - len(self.kept)
         lines = [
-            f"made {len(self.manifest.students)} "
-            f"bundle{'' if len(self.manifest.students) == 1 else 's'} in {self.out / STUDENTS} "
+            f"made {made} bundle{'' if made == 1 else 's'} in {self.out / STUDENTS} "
             "(a folder and a zip per student)",
             f"manifest: {self.out / MANIFEST}",
             *self.notes,
         ]
+        if self.kept:
+            lines.append(
+                f"kept {len(self.kept)} student{'' if len(self.kept) == 1 else 's'} of the "
+                f"manifest who {'is' if len(self.kept) == 1 else 'are'} not made again by this "
+                f"roster, with the bundles they have: {', '.join(self.kept)} (to leave them "
+                "out, make the variants into a fresh --out with the same secret)"
+            )
         if self.problems:
-            lines.append(f"{len(self.problems)} problems (those students have no bundle):")
+            lines.append(f"{len(self.problems)} problem{'' if len(self.problems) == 1 else 's'} "
+                         "(those students have no bundle):")  # fmt: skip
             lines += [f"  {p}" for p in self.problems]
         return "\n".join(lines) + "\n"
 
@@ -240,6 +251,7 @@ def make_variants(
     fingerprint = secret_id(secret)
     manifest_path = out / MANIFEST
     before: dict[str, str] = {}  # each student's board in the folder's manifest, if any
+    earlier: tuple[StudentBoard, ...] = ()
     if manifest_path.exists():
         old = load_manifest(manifest_path)
         if old.assignment != name:
@@ -257,6 +269,7 @@ def make_variants(
                 )
             raise UsageError(str(out), f"holds variants made with another secret; {hint}")
         before = {s.id: _board_key(s.board) for s in old.students}
+        earlier = old.students
     # Only now, with the run sure to go ahead: a refused run must leave nothing behind,
     # least of all a secret that made none of the folder's bundles.
     if new_secret:
@@ -278,15 +291,19 @@ def make_variants(
             entries.append(entry)
             if on_student is not None:
                 on_student(student.id)
+    # A run for some students (the late ones) leaves the others in the manifest: dropping
+    # them would take them off Gradescope, and their bundles are still there.
+    made = {e.id for e in entries}
+    kept = [s for s in earlier if s.id not in made]
+    entries += kept
     manifest = Manifest(name, tuple(entries), fingerprint, str(manifest_path))
     write_manifest(manifest_path, manifest)
     notes = [secret_note] if secret_note else []
     changed = [
         e.id for e in entries if before.get(e.id, _board_key(e.board)) != _board_key(e.board)
     ]
-    return VariantsReport(
-        out, manifest, tuple(problems), tuple(notes), _shared_boards(entries), tuple(changed)
-    )
+    return VariantsReport(out, manifest, tuple(problems), tuple(notes), _shared_boards(entries),
+                          tuple(changed), tuple(s.id for s in kept))  # fmt: skip
 
 
 def _bundle(

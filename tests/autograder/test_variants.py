@@ -606,6 +606,31 @@ def test_a_rerun_names_the_students_whose_boards_changed(copied_assignments, tmp
     assert third.changed == () and third.warnings() == []
 
 
+def test_a_run_for_some_students_keeps_the_others_in_the_manifest(tmp_path):
+    """Variants made for the late students alone, or with a row now refused, leave everyone
+    already in the folder's manifest there, with their boards and bundles."""
+    everyone = write_roster(tmp_path / "all.csv", 4)
+    first = make_variants("classic", everyone, tmp_path / "out", ANSWERS, secret=SECRET)
+    rows = everyone.read_text().splitlines()
+    late = tmp_path / "late.csv"
+    # s0002 is left off; s0003's email is now one no address can have; s0005 is new.
+    new_row = "s0005,First5,Last5,student5@uni.example"
+    late.write_text("\n".join([rows[0], rows[1], rows[3].replace("@", " at "), rows[4], new_row]))
+    second = make_variants("classic", late, tmp_path / "out", ANSWERS, secret=SECRET)
+    assert len(second.problems) == 1 and "late.csv row 3: " in second.problems[0]
+    assert second.kept == ("s0002", "s0003")
+    on_disk = load_manifest(tmp_path / "out" / "manifest.json", "classic")
+    assert sorted(s.id for s in on_disk.students) == ["s0001", "s0002", "s0003", "s0004", "s0005"]
+    boards = {s.id: s.board for s in first.manifest.students}
+    assert all(s.board == boards[s.id] for s in on_disk.students if s.id in boards)
+    assert all((tmp_path / "out" / s.bundle).is_file() for s in on_disk.students)
+    summary = second.summary()
+    assert summary.startswith("made 3 bundles in ")
+    assert "kept 2 students of the manifest who are not made again by this roster, with the " \
+        "bundles they have: s0002, s0003" in summary  # fmt: skip
+    assert "1 problem (those students have no bundle):" in summary
+
+
 def test_a_refused_run_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
     monkeypatch.delenv("AUTOGRADER_SECRET", raising=False)
     roster = write_roster(tmp_path / "roster.csv", 2)
