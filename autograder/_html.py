@@ -337,6 +337,11 @@ def _heat_paint(
             actions[square] = paint
         elif not (key == "start" and square in values.get(table, {})):
             values.setdefault(table, {})[square] = paint
+    layered = [table for table in values if table is not None]
+    if layered and None in values:  # the start's value is the table of the most tokens'
+        top = values[max(layered)]
+        for square, paint in values.pop(None).items():
+            top.setdefault(square, paint)
     for painted in (*values.values(), actions):
         painted[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
     return values, actions
@@ -366,7 +371,10 @@ def batch_html(
             outcomes = [t for r in graded for t in r.tests if t.name == test.name]
             passed = sum(t.status == "passed" for t in outcomes)
             share = passed / len(outcomes) if outcomes else 0.0
-            row = {"title": test.title, "passed": passed, "of": len(outcomes)}
+            # (one student's title, "your board (100 squares, 20 jumps)", is not the class's)
+            own = any(t.board != test.board for t in outcomes)
+            title = f"each student's own board ({test.name})" if own else test.title
+            row = {"title": title, "passed": passed, "of": len(outcomes)}
             boards.append({**row, "percent": f"{100 * share:.0f}", "width": round(120 * share)})
     mistakes = [row for row in tally_mistakes(results, descriptions) if row.kind == "mistake"]
     heat_maps = []
@@ -374,8 +382,16 @@ def batch_html(
     first = next((t for r in results for t in r.tests if t.visible and t.entries), None)
     if first is not None:
         picture, note = board_picture(assignment, first.board)
+        wrong, read, other = _heat(results, first.board)
+        if other:
+            # Square 37 of one board is not square 37 of another: no one picture is the
+            # class's, and one student's board would show that student's jumps.
+            picture, note = None, (
+                f"{other} of {read} students were graded on boards of their own, so no one "
+                "board shows where the class went wrong; the mistakes recognised above count "
+                "every board."
+            )
         if picture is not None:
-            wrong, read, other = _heat(results, first.board)
             start, goal = picture.places[0].square, _goal(picture)
             values, actions = _heat_paint(wrong, read, list(first.entries), start, goal)
             tables = sorted(values, key=lambda t: -1 if t is None else -t)
@@ -387,9 +403,6 @@ def batch_html(
             if any(p.tone != "goal" for p in actions.values()):
                 heat_maps.append({"caption": "actions", "svg": board_svg(
                     picture, actions, ident="heat-actions", caption="actions")})  # fmt: skip
-            if other:
-                note = (f"{other} of {read} students were graded on boards of their own: "
-                        "their squares are counted by number on this board.")  # fmt: skip
     students = []
     for r in sorted(results, key=lambda r: r.student):
         status, problems = gradebook_status(r)

@@ -10,6 +10,7 @@ amounts, so the colour each square must get follows from the change, not from th
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -350,6 +351,35 @@ def test_the_batch_page_counts_scores_boards_mistakes_and_squares():
     assert len(ones) == wrong_by_overshoot
     for student, href in links.items():
         assert f'href="{href}"' in page, student
+
+
+def test_token_boosted_heat_maps_are_one_per_token_count_with_the_start_on_the_first():
+    assignment, cases = cases_of("token-boosted")
+    tokens = cases[0].expected.answer.values
+    page = batch_html([graded("token-boosted", student=s)[2] for s in ("a", "b")], assignment)
+    captions = [c for c in re.findall(r"<figcaption>(.*?)</figcaption>", page) if "values" in c]
+    counts = range(len(tokens) - 1, -1, -1)
+    assert [c.split(" (")[0] for c in captions] == [f"values with {t} tokens left" for t in counts]
+    first = squares(svgs(page)[1])
+    # Square 0 is the start: its value is the start's, on the board with every token left.
+    assert title(first[0]) == "square 0: 0 of 2 students got its value wrong"
+
+
+def test_students_on_boards_of_their_own_get_no_one_students_board_as_the_class_heat_map():
+    assignment, cases = cases_of("classic")
+    results = [graded("classic", student=s)[2] for s in ("a", "b", "c")]
+    public = cases[0]
+    # "b" and "c" were graded on boards of their own (a manifest's): as if so drawn.
+    for k in (1, 2):
+        own = {**public.board, "jumps": public.board["jumps"][k:]}
+        tests = tuple(dataclasses.replace(t, board=own, title="your board (100 squares)")
+                      if t.name == public.name else t for t in results[k].tests)  # fmt: skip
+        results[k] = dataclasses.replace(results[k], tests=tests)
+    page = batch_html(results, assignment)
+    assert len(svgs(page)) == 1  # the histogram alone
+    assert "2 of 3 students were graded on boards of their own, so no one board" in page
+    assert f"<td>each student's own board ({public.name})</td>" in html.unescape(page)
+    assert "your board (100 squares)" not in page
 
 
 # --- the command line ---------------------------------------------------------------------
