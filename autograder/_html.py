@@ -386,17 +386,24 @@ def batch_html(
         if other:
             # Square 37 of one board is not square 37 of another: no one picture is the
             # class's, and one student's board would show that student's jumps.
-            picture, note = None, (
-                f"{other} of {read} students were graded on boards of their own, so no one "
-                "board shows where the class went wrong; the mistakes recognised above count "
-                "every board."
+            picture, note = (
+                None,
+                (
+                    f"{other} of {read} students were graded on boards of their own, so no one "
+                    "board shows where the class went wrong; the mistakes recognised above count "
+                    "every board."
+                ),
             )
         if picture is not None:
             start, goal = picture.places[0].square, _goal(picture)
             values, actions = _heat_paint(wrong, read, list(first.entries), start, goal)
             tables = sorted(values, key=lambda t: -1 if t is None else -t)
             for k, table in enumerate(tables):
-                caption = "values" if table is None else f"values with {table} tokens left"
+                caption = (
+                    "values"
+                    if table is None
+                    else (f"values with {table} token{'' if table == 1 else 's'} left")
+                )
                 caption += _marks(picture)
                 heat_maps.append({"caption": caption, "svg": board_svg(
                     picture, values[table], ident=f"heat-{k}", caption=caption)})  # fmt: skip

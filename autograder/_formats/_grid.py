@@ -153,7 +153,11 @@ class GridFormat(OutputFormat):
         out = [Entry("start", per_game, answer.start_value, tolerance=start_tol)]
         goal = self.goal(answer)
         for tokens, values in self._tables(answer):
-            suffix, said = ("", "") if tokens is None else (f"@{tokens}", f" with {tokens} tokens")
+            # (a printed heading keeps "with 1 tokens", the contract's words; feedback not)
+            plural = "" if tokens == 1 else "s"
+            suffix, said = (
+                ("", "") if tokens is None else (f"@{tokens}", f" with {tokens} token{plural}")
+            )
             out += [
                 Entry(f"{s}{suffix}", f"square {s}{said}", float(values[s]), tolerance=tol)
                 for s in range(1, goal)

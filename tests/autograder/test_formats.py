@@ -60,3 +60,16 @@ def test_trap_lane_format():
         " 1   6.6674 3",
     ]
     assert lines[-1] == "14   6.6674 3"
+
+
+def test_feedback_names_a_square_with_one_token_in_the_singular():
+    from autograder._formats import output_format
+
+    tables = tuple(tuple(float(t + s) for s in range(11)) for t in range(3))
+    answer = Answer("token-values", 12.0, tables)
+    labels = {e.key: e.label for e in output_format("token-values").entries(answer, None, 0.01)}
+    assert labels["4@0"] == "square 4 with 0 tokens"
+    assert labels["4@1"] == "square 4 with 1 token"
+    assert labels["4@2"] == "square 4 with 2 tokens"
+    # The heading a program prints keeps the contract's words.
+    assert "Expected turns remaining by position with 1 tokens:" in render(answer)

@@ -359,7 +359,9 @@ def test_token_boosted_heat_maps_are_one_per_token_count_with_the_start_on_the_f
     page = batch_html([graded("token-boosted", student=s)[2] for s in ("a", "b")], assignment)
     captions = [c for c in re.findall(r"<figcaption>(.*?)</figcaption>", page) if "values" in c]
     counts = range(len(tokens) - 1, -1, -1)
-    assert [c.split(" (")[0] for c in captions] == [f"values with {t} tokens left" for t in counts]
+    assert [c.split(" (")[0] for c in captions] == [
+        f"values with {t} token{'' if t == 1 else 's'} left" for t in counts
+    ]
     first = squares(svgs(page)[1])
     # Square 0 is the start: its value is the start's, on the board with every token left.
     assert title(first[0]) == "square 0: 0 of 2 students got its value wrong"
