@@ -4,6 +4,7 @@ finishes so that an interrupted batch resumes without losing or redoing anything
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -16,14 +17,21 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
-from ._files import make_folder, remove_temporaries, remove_tree, sync_folder, write_atomic
+from ._files import (
+    make_folder,
+    remove_temporaries,
+    remove_tree,
+    sync_folder,
+    tree_files,
+    write_atomic,
+)
 from ._html import submission_html, write_html_reports
 from ._isolation import detect_isolation
 from ._late import apply_late, lateness
@@ -184,6 +192,29 @@ class _Work:
     student: str
     board: dict | None = None  # the student's own board, from the manifest
     refused: str = ""
+
+
+def _s(items: Sequence[object]) -> str:
+    return "" if len(items) == 1 else "s"
+
+
+def _digest(submission: Submission) -> str:
+    """What ``submission`` holds, as a hash of its files' names and bytes (``""`` if they
+    cannot be read): a resume tells a submission replaced since it was graded."""
+    digest = hashlib.sha256()
+    try:
+        if submission.parts:
+            files = list(submission.parts)
+        elif submission.path.is_dir():
+            files = list(tree_files(submission.path))
+        else:
+            files = [(submission.path.name, submission.path)]
+        for name, path in files:
+            data = path.read_bytes()
+            digest.update(f"{name}\0{len(data)}\0".encode("utf-8", "surrogateescape") + data)
+    except OSError:
+        return ""
+    return digest.hexdigest()[:16]
 
 
 def _listed(names: Sequence[str], shown: int = 8) -> str:
@@ -424,12 +455,20 @@ def _read_meta(meta: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
+def _limits_said(limits: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {v:g}" for k, v in limits.items() if isinstance(v, int | float))
+
+
 def _prepare_out(
-    out: Path, key: str, name: str, resume: bool, manifest: str | None = None
-) -> list[str]:
-    """Make ``out`` ready for results of this assignment and answer key; return notes for
-    the summary. ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a
-    kill at any point leaves a folder that ``--resume`` can continue."""
+    out: Path, key: str, name: str, resume: bool, manifest: str | None = None, *,
+    submissions: str = "", limits: Limits | None = None,
+) -> list[str]:  # fmt: skip
+    """Make ``out`` ready for results of this assignment and answer key, of the folder (or
+    download) ``submissions`` graded under ``limits``; return notes for the summary.
+    ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a kill at any
+    point leaves a folder that ``--resume`` can continue: on the same submissions under the
+    same limits (a resume on another class's folder, or with another ``--timeout``, would
+    mix two gradebooks in one)."""
     meta, log = out / META, out / RESULTS
     if log.exists() and not resume:
         raise UsageError(
@@ -438,13 +477,26 @@ def _prepare_out(
     make_folder(out, "the results")
     for folder in (out, out / "feedback", out / OUTPUTS):  # what a kill mid-write left
         remove_temporaries(folder)
-    wanted = {"assignment": name, "answer_key": key, "manifest": manifest}
+    wanted: dict[str, Any] = {"assignment": name, "answer_key": key, "manifest": manifest,
+                              "submissions": submissions,
+                              "limits": dataclasses.asdict(limits) if limits else None}  # fmt: skip
     notes: list[str] = []
     if resume:
         old = _read_meta(meta)
         if old == wanted:
             return notes  # nothing to write: a kill here cannot hurt batch.json
         if old is not None and (old.get("assignment"), old.get("answer_key")) == (name, key):
+            # (a batch.json of an earlier version names neither submissions nor limits)
+            if old.get("submissions", submissions) != submissions and log.exists():
+                raise UsageError(
+                    str(out), f"holds the results of {old['submissions']}, not of {submissions}; "
+                    "resume on that one, or choose another --out",
+                )  # fmt: skip
+            if old.get("limits") not in (None, wanted["limits"]) and log.exists():
+                raise UsageError(
+                    str(out), f"was graded under other limits ({_limits_said(old['limits'])}); "
+                    "resume with the same --timeout, or choose another --out",
+                )  # fmt: skip
             # (a batch from before batch.json named its manifest: the key covers it)
             write_atomic(meta, json.dumps(wanted) + "\n")
             return notes
@@ -632,14 +684,34 @@ def grade_folder(
     if not submissions and not resume:
         raise UsageError(str(folder), "holds no submission (one file or folder per student)")
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
-                         manifest_digest(manifest))  # fmt: skip
+                         manifest_digest(manifest), limits=limits,
+                         submissions=str((unpacked_from or folder).resolve()))  # fmt: skip
     notes += found_notes
     assigned, more_notes = _assign(submissions, manifest)
     notes += more_notes
     if times is not None:
         notes += _times_notes(assignment, assigned, times)
     path = out / RESULTS
+    digests = {w.student: _digest(w.submission) for w in assigned}
     done = {r.student: r for r in read_results(path)} if resume else {}
+    # A submission replaced since its result was logged is graded again (its new line wins
+    # when the log is read); the results of submissions no longer there are left out of the
+    # reports (their lines stay in the log).
+    gone = sorted(s for s in done if s not in digests)
+    changed = []
+    for student, result in sorted(done.items()):
+        logged = result.extra.get("digest", "")  # ("": logged before digests were)
+        if student in digests and logged and digests[student] and logged != digests[student]:
+            changed.append(student)
+    if changed:
+        notes.append(f"graded again: {len(changed)} submission{_s(changed)} changed since "
+                     f"{'its' if len(changed) == 1 else 'their'} result was logged "
+                     f"({_listed(changed)})")  # fmt: skip
+    if gone:
+        notes.append(f"left out of the reports: the results of {len(gone)} submission"
+                     f"{_s(gone)} no longer in {unpacked_from or folder} ({_listed(gone)}); "
+                     f"{RESULTS} keeps them")  # fmt: skip
+    done = {s: r for s, r in done.items() if s in digests and s not in changed}
     todo = [w for w in assigned if w.student not in done]
     results = dict(done)
     progress_bar = _Progress(len(todo), progress)
@@ -657,6 +729,8 @@ def grade_folder(
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
+            if digests.get(result.student):
+                result = replace(result, extra={**result.extra, "digest": digests[result.student]})
             _keep_outputs(out, result)  # before the log: a logged result has its outputs
             line = _log_line(result)
             if line is None:  # a result that would not read back is that submission's error

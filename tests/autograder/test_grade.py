@@ -173,3 +173,52 @@ def test_resume_accepts_its_own_answer_key_whatever_the_hash_seed(tmp_path):
     again = grade("2", "--resume")
     assert again.returncode == 0, again.stderr
     assert "graded 0 submissions (1 already graded before --resume)" in again.stdout
+
+
+def _two_students(tmp_path: Path, name: str = "subs") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "ann.py").write_text(reference_program("classic"))
+    (folder / "bob.py").write_text("print('Expected turns per game: 1.00')\n")
+    return folder
+
+
+def test_resume_on_another_folder_or_with_other_limits_is_refused(tmp_path):
+    """A resume that would put two classes, or two time limits, into one gradebook."""
+    folder, out = _two_students(tmp_path), tmp_path / "out"
+    grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, isolation="process")
+    other = _two_students(tmp_path, "other")
+    log = (out / RESULTS).read_bytes()
+    with pytest.raises(Exception, match=f"holds the results of {folder.resolve()}, not of "
+                       f"{other.resolve()}; resume on that one"):  # fmt: skip
+        grade_folder("classic", other, out, answers=ANSWERS, cases=CASES, resume=True,
+                     isolation="process")  # fmt: skip
+    limits = load_assignment("classic").limits.with_timeout(3)
+    with pytest.raises(Exception, match=r"was graded under other limits \(timeout 10, cpu 10, "):
+        grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, resume=True,
+                     isolation="process", limits=limits)  # fmt: skip
+    assert (out / RESULTS).read_bytes() == log  # nothing graded, nothing lost
+    again = grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, resume=True,
+                         isolation="process")  # fmt: skip
+    assert sorted(r.student for r in again.results) == ["ann", "bob"]
+
+
+def test_resume_grades_a_replaced_submission_again_and_leaves_out_a_removed_one(tmp_path):
+    folder, out = _two_students(tmp_path), tmp_path / "out"
+    (folder / "cid.py").write_text(reference_program("classic"))
+    first = grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES,
+                         isolation="process")  # fmt: skip
+    assert {r.student: r.score for r in first.results} == {"ann": 25, "bob": 0, "cid": 25}
+    (folder / "bob.py").write_text(reference_program("classic"))  # handed in again
+    (folder / "cid.py").unlink()  # withdrawn
+    again = grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, resume=True,
+                         isolation="process")  # fmt: skip
+    assert {r.student: r.score for r in again.results} == {"ann": 25, "bob": 25}
+    assert "graded again: 1 submission changed since its result was logged (bob)" in again.notes
+    assert any(n.startswith("left out of the reports: the results of 1 submission no longer "
+                            f"in {folder} (cid)") for n in again.notes)  # fmt: skip
+    with open(out / "grades.csv") as file:
+        assert [(r["student"], r["score"]) for r in csv.DictReader(file)] == [
+            ("ann", "25.00"), ("bob", "25.00")]  # fmt: skip
+    # The log keeps every line: bob's two results and cid's.
+    assert [r.student for r in read_results(out / RESULTS)].count("bob") == 2
