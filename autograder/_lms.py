@@ -89,6 +89,10 @@ _MOODLE_MARK = re.compile(r"_(?P<id>[0-9]+)_assignsubmission_(?P<plugin>[a-z]+)(
 _WORD = ("L", "M", "Nd", "Pc")
 
 _SKIPPED = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
+# Hidden entries that are a system's or a tool's, never a student's: skipped without a note
+# (any other hidden entry is named, so that a student's ".solution.py" is not lost unseen).
+_HIDDEN_NOISE = {".DS_Store", ".git", ".ipynb_checkpoints", ".Trashes", ".Spotlight-V100",
+                 ".fseventsd", ".TemporaryItems", ".directory"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -367,12 +371,18 @@ def find_submissions(
     """Every student's newest submission in ``folder``, the entries that cannot be given to
     one student (with a ``problem``), and notes on what was skipped, chosen or refused
     (hidden files, receipts, older attempts, ambiguous names)."""
-    entries = [
+    everything = [
         entry
         for entry in sorted(folder.iterdir())
-        if not entry.name.startswith(".")
-        and entry.name not in _SKIPPED
-        and (exclude is None or entry.resolve() != exclude.resolve())
+        if entry.name not in _SKIPPED and (exclude is None or entry.resolve() != exclude.resolve())
+    ]
+    entries = [entry for entry in everything if not entry.name.startswith(".")]
+    notes = [
+        f"skipped {entry.name}: its name starts with '.', so it is hidden; rename it to grade it"
+        for entry in everything
+        if entry.name.startswith(".")
+        and entry.name not in _HIDDEN_NOISE
+        and not entry.name.startswith(("._", ".autograder-"))  # (a Mac's, the grader's own)
     ]
     heads: dict[Path, str] = {}
     for entry in entries:
@@ -384,7 +394,6 @@ def find_submissions(
     # Moodle display name), which must not move the split of anyone else's.
     only = [h for e, h in heads.items() if {r.lms for r in _readings(e, users)} == {BLACKBOARD}]
     users = {**users, **_blackboard_users(only)}
-    notes: list[str] = []
     refused: list[Submission] = []
     by_student: dict[str, list[tuple[Submission, _Reading | None]]] = {}
     for entry in entries:

@@ -31,6 +31,20 @@ def test_plain_files_and_folders(tmp_path):
     assert notes == []
 
 
+def test_a_hidden_submission_is_named_and_a_systems_own_files_are_not(tmp_path):
+    touch(tmp_path / "alice.py")
+    touch(tmp_path / ".bob.py")  # a student's, hidden by its name
+    touch(tmp_path / ".carol" / "classic.py")
+    for noise in (".DS_Store", "._alice.py", ".git/config", ".ipynb_checkpoints/x.ipynb"):
+        touch(tmp_path / noise)
+    found, notes = find_submissions(tmp_path)
+    assert [s.student for s in found] == ["alice"]
+    assert notes == [
+        f"skipped {name}: its name starts with '.', so it is hidden; rename it to grade it"
+        for name in (".bob.py", ".carol")
+    ]
+
+
 def test_canvas_names_keep_the_newest_submission(tmp_path):
     touch(tmp_path / "lovelaceada_12345_900001_classic.py")
     touch(tmp_path / "lovelaceada_LATE_12345_900007_classic-1.py")
