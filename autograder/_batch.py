@@ -12,7 +12,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -39,6 +39,7 @@ from ._lms import BLACKBOARD, Submission, find_submissions, unused_label
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
+from ._run import ABANDONED
 from ._sandbox import Isolation
 from ._similarity import submission_tokens, write_similarity
 from ._submission import (
@@ -194,7 +195,7 @@ class _Work:
     refused: str = ""
 
 
-def _s(items: Sequence[object]) -> str:
+def _s(items: Collection[object]) -> str:
     return "" if len(items) == 1 else "s"
 
 
@@ -721,11 +722,14 @@ def grade_folder(
     code = _code_of(assigned, folder, unpacked_from)
     early = _EarlyReports(assignment, words,
                           {w.student: w.submission for w in assigned if not w.refused})  # fmt: skip
+    ABANDONED.clear()  # (an earlier batch in this process that was interrupted set it)
     with (
+        contextlib.ExitStack() as stack,
         open(path, "a", encoding="utf-8") as log,
         ThreadPoolExecutor(max(1, workers)) as pool,
         shared_drawings(),  # the early pages': most students' public boards look the same
     ):
+        stack.callback(ABANDONED.clear)  # once the pool's threads are done
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
@@ -773,6 +777,11 @@ def grade_folder(
         except KeyboardInterrupt:
             for future in pending:
                 future.cancel()
+            if progress is not None:
+                progress.write(f"\nstopping: the {len(pending)} submission{_s(pending)} under way "
+                               "will be graded again on --resume\n")  # fmt: skip
+                progress.flush()
+            ABANDONED.set()  # (the pool waits for its threads: their runs end now)
             raise
     ordered = tuple(sorted(results.values(), key=lambda r: r.student))
     # Reports are rewritten from the whole log on every run, each file atomically, so a kill

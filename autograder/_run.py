@@ -17,6 +17,7 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -281,6 +282,11 @@ def _run(
     return run
 
 
+# Set while an interrupted batch stops: every run under way ends at once (the batch keeps
+# none of their results, and waiting out their time limits kept a Ctrl-C unanswered).
+ABANDONED = threading.Event()
+
+
 def follow(
     tracked: Tracked,
     limits: Limits,
@@ -322,7 +328,7 @@ def follow(
         try:
             while True:
                 now = time.monotonic()
-                if now >= deadline:
+                if now >= deadline or ABANDONED.is_set():
                     stop("timeout")
                 if group is not None:
                     if (used := group.cpu_seconds()) and used > cpu_cap:

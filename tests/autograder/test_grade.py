@@ -222,3 +222,40 @@ def test_resume_grades_a_replaced_submission_again_and_leaves_out_a_removed_one(
             ("ann", "25.00"), ("bob", "25.00")]  # fmt: skip
     # The log keeps every line: bob's two results and cid's.
     assert [r.student for r in read_results(out / RESULTS)].count("bob") == 2
+
+
+def test_an_interrupt_ends_the_runs_under_way_at_once(tmp_path):
+    """Ctrl-C on a batch whose programs would run to a time limit of a minute: the grader
+    says at once what becomes of them and ends their runs, rather than waiting the minute
+    out in silence (their results are not kept: --resume grades them again)."""
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    started = tmp_path / "started"
+    for name in ("ann", "bob"):
+        (folder / f"{name}.py").write_text(
+            f"import pathlib, time\npathlib.Path({str(started)!r}, {name!r}).touch()\n"
+            "while True:\n    time.sleep(0.1)\n"
+        )
+    started.mkdir()
+    out = tmp_path / "out"
+    args = ["grade", "classic", str(folder), "--out", str(out), "-j", "2", "--timeout", "60",
+            "--isolation", "process"]  # fmt: skip
+    batch = subprocess.Popen(
+        [sys.executable, "-m", "autograder", *args], stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while len(list(started.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(list(started.iterdir())) == 2, "both programs were running"
+    interrupted = time.monotonic()
+    batch.send_signal(signal.SIGINT)
+    _, err = batch.communicate(timeout=120)
+    # Half the runs' minute: a grader that waited them out takes all of it.
+    assert time.monotonic() - interrupted < 30
+    assert batch.returncode == 130
+    assert "stopping: the 2 submissions under way will be graded again on --resume" in err
+    assert "run the same command with --resume to go on" in err
+    assert read_results(out / RESULTS) == []
