@@ -54,7 +54,10 @@ def _temporary(path: Path) -> tuple[int, str]:
     """A temporary file beside ``path`` to be renamed over it, with the mode a file made by
     ``open`` would have (``mkstemp`` makes it private: a course's zips and pages then could
     not be served or shared without a ``chmod``)."""
-    fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=_PREFIX, suffix=_SUFFIX, dir=path.parent)
+    except OSError as err:  # (named as the file meant, not the temporary one)
+        raise OSError(err.errno, err.strerror, str(path)) from None
     try:
         os.fchmod(fd, 0o666 & ~_umask())
     except BaseException:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reference_solutions import ReferenceAnswers
 
-from .. import grade_folder, load_assignment, load_manifest, read_times
+from .. import UsageError, grade_folder, load_assignment, load_manifest, read_times
 from ._options import add_isolation_option, add_timeout_option, count
 
 HELP = "grade a folder of submissions (one per student)"
@@ -92,6 +92,17 @@ def run(args: argparse.Namespace) -> int:
               f"{out}/results.jsonl: run the same command with --resume to go on",
               file=sys.stderr)  # fmt: skip
         return 130
+    except OSError as err:
+        if err.filename is not None:
+            raise  # (named by the command line's own handler)
+        # A write to an open file of the results (a full disk): said as one line, with the
+        # way on; the log is cut back to its last whole result on --resume.
+        raise UsageError(
+            out,
+            f"cannot go on writing the results ({err.strerror or err}); "
+            f"the submissions graded so far are kept in {out}/results.jsonl: "
+            "once that is mended, run the same command with --resume",
+        ) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     return 0

@@ -259,3 +259,22 @@ def test_an_interrupt_ends_the_runs_under_way_at_once(tmp_path):
     assert "stopping: the 2 submissions under way will be graded again on --resume" in err
     assert "run the same command with --resume to go on" in err
     assert read_results(out / RESULTS) == []
+
+
+def test_a_disk_that_fills_up_is_one_line_with_the_way_on(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import autograder._batch as batch
+
+    def full(result):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(batch, "_log_line", full)
+    folder, out = _two_students(tmp_path), tmp_path / "out"
+    status = main(["grade", "classic", str(folder), "--out", str(out), "--isolation", "process"])
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"autograder: error: {out}: cannot go on writing the results (No space left on device); "
+        f"the submissions graded so far are kept in {out}/results.jsonl: once that is mended, "
+        "run the same command with --resume"
+    ]

@@ -38,3 +38,21 @@ def test_a_file_replaced_keeps_no_temporary_behind(tmp_path):
     write_zip(tmp_path / "x.zip", [("x", b"x", 0o644)])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "x.zip"]
     assert (tmp_path / "grades.csv").read_text() == "b\n"
+
+
+def test_a_folder_that_takes_no_file_is_named_as_the_file_meant(tmp_path, monkeypatch):
+    """Not as the temporary file beside it, a name the user never gave."""
+    import errno
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(tmp_path / ".autograder-x.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    for write in (lambda p: write_atomic(p, "x"), lambda p: write_zip(p, [])):
+        with pytest.raises(OSError) as caught:
+            write(tmp_path / "batch.json")
+        assert (caught.value.errno, caught.value.filename) == (
+            errno.EROFS,
+            str(tmp_path / "batch.json"),
+        )
