@@ -14,9 +14,11 @@ __all__ = [
     "add_board_options",
     "add_isolation_option",
     "add_material_arguments",
+    "add_output_options",
     "add_timeout_option",
     "count",
     "non_negative",
+    "refuse_to_replace",
     "write_output",
 ]
 
@@ -72,7 +74,20 @@ def add_material_arguments(parser: argparse.ArgumentParser) -> None:
     and parameters, and where to write."""
     parser.add_argument("assignment")
     add_board_options(parser)
+    add_output_options(parser)
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """``-o FILE``, and ``--force`` to let it replace a file that is there."""
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument("--force", action="store_true", help="replace the -o file if it exists")
+
+
+def refuse_to_replace(path: str | None, force: bool, what: str) -> None:
+    """Refuse to write ``what`` over the file ``path`` without ``--force``: a student's
+    ``-o`` may name their own program (a handout written over a finished solution)."""
+    if path and Path(path).exists() and not force:
+        raise UsageError(path, f"exists, and {what} would replace it; use --force to replace it")
 
 
 def add_isolation_option(parser: argparse.ArgumentParser) -> None:

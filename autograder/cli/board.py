@@ -18,7 +18,7 @@ from .. import (
     describe_board,
     grid_goal_problem,
 )
-from ._options import count, non_negative, write_output
+from ._options import add_output_options, count, non_negative, refuse_to_replace, write_output
 
 HELP = "make board files"
 JUMP_OPTIONS = ("goal", "chutes", "ladders", "min_turns", "max_turns")
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "write it as a board file. Jump boards by default; --trap-lane for a trap-lane layout.",
     )
     new.add_argument("--seed", type=count(0, None), required=True)
-    new.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    add_output_options(new)
     jump = new.add_argument_group("jump boards")
     jump.add_argument("--goal", type=count(10, 10_000), help="the last square (default 100)")
     jump.add_argument("--chutes", type=count(0, 10_000), help="default: 10 per 100 squares")
@@ -108,6 +108,7 @@ def new_board(seed: int, options: Mapping[str, Any], trap_lane: bool = False) ->
 
 def run(args: argparse.Namespace) -> int:
     options = {k: getattr(args, k) for k in (*JUMP_OPTIONS, *TRAP_OPTIONS)}
+    refuse_to_replace(args.output, args.force, "the board")
     text, line = new_board(args.seed, options, args.trap_lane)
     if args.output:
         write_output(text, args.output)

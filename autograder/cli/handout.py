@@ -6,7 +6,7 @@ import argparse
 
 from reference_solutions import reference_handout
 
-from ._options import add_material_arguments, write_output
+from ._options import add_material_arguments, refuse_to_replace, write_output
 
 HELP = "the handout for the public board or --board"
 
@@ -16,5 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_to_replace(args.output, args.force, "the handout")
     write_output(reference_handout(args.assignment, args.board, args.settings), args.output)
     return 0

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from reference_solutions import make_problem, params_to_json, solve_problem
 
 from .. import output_format, render_program
 from .._errors import UsageError
 from .._templates import has_java_starter, program_notebook
-from ._options import add_material_arguments, write_output
+from ._options import add_material_arguments, refuse_to_replace, write_output
 
 HELP = "the starter program for the public board or --board"
 
@@ -23,7 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="python",
         help="the starter in this language (java: the jump assignments)",
     )
-    parser.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     parser.add_argument(
         "--notebook",
         action="store_true",
@@ -34,9 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # Through the rules, so that --board and --set are checked as for solving.
     problem = make_problem(args.assignment, args.board, args.settings)
-    if args.output and Path(args.output).exists() and not args.force:
-        raise UsageError(args.output, "exists, and a starter would replace it (a filled-in "
-                         "program?); use --force to replace it")  # fmt: skip
+    refuse_to_replace(args.output, args.force, "a starter (over a filled-in program?)")
     # The starter prints the assignment's table: a board whose answer cannot be printed in
     # it (a goal that is no multiple of 10) is refused here as solve and handout refuse it.
     answer = problem.game.answer(solve_problem(problem))

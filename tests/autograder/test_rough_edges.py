@@ -102,6 +102,15 @@ def test_starter_keeps_a_file_it_would_replace_and_refuses_an_unprintable_board(
     assert "--force" in one_error(capsys) and "hours of work" in solution.read_text()
     assert main(["starter", "classic", "-o", str(solution), "--force"]) == 0
     assert "NotImplementedError" in solution.read_text()
+    # A handout or a board written over it (-o of the wrong file) is refused the same way.
+    solution.write_text("# a filled-in program, hours of work\n")
+    for verb in (["handout", "classic"], ["board", "new", "--seed", "1"]):
+        assert main([*verb, "-o", str(solution)]) == 2
+        said = f"{solution}: exists, and the {verb[0]} would replace it; use --force to replace it"
+        assert one_error(capsys) == f"autograder: error: {said}"
+        assert "hours of work" in solution.read_text()
+    assert main(["handout", "classic", "-o", str(solution), "--force"]) == 0
+    assert solution.read_text().startswith("# Chutes and Ladders")
     board = tmp_path / "b95.json"
     board.write_text('{"goal": 95, "jumps": []}')
     for verb in ("starter", "solve", "handout"):
