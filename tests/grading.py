@@ -75,3 +75,9 @@ def answer_cases(name: str, hidden: bool = True) -> tuple[TestCase, ...]:
     from reference_solutions import answer_key
 
     return tuple(answer_key(name, hidden=hidden))
+
+
+def public_board(name: str) -> list[TestCase]:
+    """The public board's case alone: what a test that runs a program on "the board it
+    shows" means (``check`` also shows an edge board or two: ``public_edge_boards``)."""
+    return [case for case in answer_cases(name, hidden=False) if case.name == "public"]

@@ -63,11 +63,12 @@ from autograder._sandbox import (
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.autograder.test_gradescope import assert_valid, run_autograder
 from tests.autograder.test_run import alive
+from tests.grading import public_board
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "adversarial"
 ASSIGNMENT = load_assignment("classic")
-PUBLIC = answer_key("classic", hidden=False)
+PUBLIC = public_board("classic")
 ANSWERS = ReferenceAnswers()
 # What a grader hides besides the engine's own protected paths: the answer source's.
 ANSWER_MATERIAL = tuple(ANSWERS.secret_paths())
@@ -1034,7 +1035,8 @@ def test_check_command_contains_a_hostile_program(world, fast_assignments, name)
     world.watch()
     done = check(path, fast_assignments)
     assert done.returncode == 1, done.stderr
-    assert "score: 0.00 / 25.00" in done.stdout.splitlines()
+    shown = sum(c.points for c in answer_key("classic", hidden=False))  # what check runs
+    assert f"score: 0.00 / {shown:.2f}" in done.stdout.splitlines()
     assert f"FAIL  public board: 0.00 / {POINTS:.2f}" in done.stdout.splitlines()
     assert any(re.fullmatch(f"      (?:{says})", line) for line in done.stdout.splitlines())
     for secret in (*SECRETS.values(), world.marker, *PRINTED):

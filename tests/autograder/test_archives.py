@@ -23,9 +23,10 @@ from autograder._archives import ArchiveError, Caps, unpack
 from autograder._batch import RESULTS, grade_folder
 from autograder._submission import MAX_SUBMISSION_FILES, MAX_SUBMISSION_MB
 from autograder.cli.grade import grade_text
-from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from reference_solutions import ReferenceAnswers, reference_program
+from tests.grading import public_board
 
-CASES = answer_key("classic", hidden=False)
+CASES = public_board("classic")
 ANSWERS = ReferenceAnswers()
 CAPS = Caps(MAX_SUBMISSION_MB << 20, MAX_SUBMISSION_FILES)
 

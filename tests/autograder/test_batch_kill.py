@@ -30,7 +30,8 @@ import pytest
 from autograder._batch import META, RESULTS, grade_folder, read_results
 from autograder._errors import UsageError
 from autograder.cli import main
-from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from reference_solutions import ReferenceAnswers, reference_program
+from tests.grading import public_board
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENTS = [f"s{k:02d}" for k in range(8)]
@@ -40,7 +41,7 @@ SLOW = "import time\ntime.sleep(0.1)\n"
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 REPORTS = {"grades.csv", "histogram.txt", "mistakes.csv", "feedback", "index.html",
            "grades-canvas.csv", "grades-moodle.csv", "similarity.csv"}  # fmt: skip
-PUBLIC = answer_key("classic", hidden=False)
+PUBLIC = public_board("classic")
 ANSWERS = ReferenceAnswers()
 
 # ``autograder grade`` as the command line runs it (``autograder.cli.main``), with two changes:

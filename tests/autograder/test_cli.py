@@ -174,7 +174,8 @@ def test_demo_grades_the_examples_of_one_assignment(demo, every_board):
     assert ok
     rows = {line.split()[0]: line.split()[1] for line in text.splitlines()[2:] if line.strip()}
     full = sum(case.points for case in answer_key("classic", hidden=every_board))
-    assert full == (100 if every_board else 25)
+    # The public board and the edge board shown (public_edge_boards), or every board.
+    assert full == (100 if every_board else 25 + 10)
     assert rows["correct_loops"] == rows["team_folder"] == f"{full:.2f}"
     assert rows["crashes"] == rows["endless"] == "0.00"
 

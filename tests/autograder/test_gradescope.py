@@ -125,12 +125,25 @@ def test_a_correct_submission_gets_full_marks_on_its_own_board(variants, archive
     results = run_autograder(archive, tmp_path, own_program(variants, "s2"), users)
     assert_valid(results)
     assert results["score"] == 100
-    own = results["tests"][0]
-    assert own["name"].startswith("your board") and own["visibility"] == "visible"
-    assert all(t["visibility"] == "after_due_date" for t in results["tests"][1:])
+    own, edge = shown(results)
+    assert own["name"].startswith("your board")
+    # The edge board every student's check runs is shown too; the rest after the due date.
+    assert edge["name"] == "public board: chute-before-goal"
+    assert all(t["visibility"] == "after_due_date" for t in hidden(results))
     assert len(results["tests"]) == 7
     board = json.loads((variants[0] / "students" / "s2" / "board.json").read_text())
     assert f"{board['goal']} squares, {len(board['jumps'])} jumps" in own["name"]
+
+
+def shown(results: dict) -> list[dict]:
+    """The tests a student sees before the due date: their own board, the edge board shown."""
+    tests = [t for t in results["tests"] if t["visibility"] == "visible"]
+    assert len(tests) == 2
+    return tests
+
+
+def hidden(results: dict) -> list[dict]:
+    return [t for t in results["tests"] if t["visibility"] != "visible"]
 
 
 def printing(values: list[float]) -> str:
@@ -156,7 +169,8 @@ def test_another_students_program_loses_points_and_sees_its_prints_on_its_own_bo
     results = run_autograder(archive, tmp_path, printing(values), users)
     assert_valid(results)
     assert 0 < results["score"] < 50
-    own, *others = results["tests"]
+    own, _edge = shown(results)  # (the edge board shown: the same for everyone)
+    others = hidden(results)
     assert own["visibility"] == "visible" and own["score"] < 25
     # On the student's own board (visible) the feedback shows what the program printed,
     # as `autograder check` does: the chatter, and each wrong value beside the expected.
@@ -189,16 +203,27 @@ def test_the_summary_the_student_always_sees_says_nothing_of_the_hidden_boards(
     # tell them apart, or resubmitting would show what passes the hidden boards.
     key = json.loads((variants[0] / "students" / "s1" / "expected.json").read_text())
     users = [{"email": "ada@uni.example", "id": 900, "name": "Ada"}]
-    own_only = run_autograder(archive, tmp_path / "own", printing(key["expected"]["values"]),
-                              users)  # fmt: skip
+    # The answers of the boards it is shown (its own and the edge board every check runs),
+    # written in; any other board gets its own board's.
+    folder = variants[0] / "students" / "s1"
+    answers = {json.dumps(json.loads((folder / "board.json").read_text()), sort_keys=True):
+               key["expected"]["values"]}  # fmt: skip
+    for also in key["also"]:
+        board = json.loads((folder / also["board"]).read_text())
+        answers[json.dumps(board, sort_keys=True)] = also["expected"]["values"]
+    texts = {k: printing(v) for k, v in answers.items()}
+    first = next(iter(texts.values()))
+    known = (f"import json, sys\ntexts = {texts!r}\nboard = json.load(open(sys.argv[1]))\n"
+             f"exec(texts.get(json.dumps(board, sort_keys=True), {first!r}))\n")  # fmt: skip
+    own_only = run_autograder(archive, tmp_path / "own", known, users)
     everywhere = run_autograder(archive, tmp_path / "all", own_program(variants, "s1"), users)
-    assert own_only["tests"][0]["status"] == everywhere["tests"][0]["status"] == "passed"
-    assert all(t["status"] == "failed" for t in own_only["tests"][1:])
-    assert all(t["status"] == "passed" for t in everywhere["tests"][1:])
+    assert all(t["status"] == "passed" for t in (*shown(own_only), *shown(everywhere)))
+    assert all(t["status"] == "failed" for t in hidden(own_only))
+    assert all(t["status"] == "passed" for t in hidden(everywhere))
     assert summary(own_only) == summary(everywhere)
     assert summary(own_only) == [
         "Graded on your own board (s1).",
-        "1 of 1 visible board fully right.",
+        "2 of 2 visible boards fully right.",
         "Your program is also graded on other boards, whose results are shown after the due date.",
     ]
     # (The total, which does tell them apart, Gradescope hides while tests are hidden.)
@@ -274,10 +299,12 @@ def test_a_crash_shows_its_standard_error_on_the_visible_board_only(variants, ar
     results = run_autograder(archive, tmp_path, program, [{"email": "ada@uni.example"}])
     assert_valid(results)
     assert results["score"] == 0
-    own, *others = results["tests"]
-    assert "exited with status 3" in own["output"]
-    assert f"standard error (last lines):\n{MARKER}" in own["output"]
-    for test in others:  # (the exit status is the program's to choose: not on hidden boards)
+    for test in shown(results):
+        assert "exited with status 3" in test["output"]
+        assert f"standard error (last lines):\n{MARKER}" in test["output"]
+    for test in hidden(
+        results
+    ):  # (the exit status is the program's to choose: not on hidden boards)
         assert test["output"] == "exited with an error"
 
 

@@ -194,7 +194,8 @@ def test_token_boosted_draws_a_board_per_token_count():
     _, _, result = graded("token-boosted")
     page = submission_html(result, assignment)
     tables = len(cases[0].expected.answer.values)
-    assert len(svgs(page)) == tables
+    shown = sum(c.visible for c in cases)  # the public board and the edge board shown
+    assert len(svgs(page)) == tables * shown
     for k in range(tables):
         assert f"with {k} token" in page
 
@@ -228,7 +229,7 @@ def test_hidden_boards_are_listed_without_any_value():
     text = output_format(answer.output).render(changed(answer, {5: 1.5}))
     _, _, result = graded("classic", {hidden[0].name: text})
     page = submission_html(result, assignment)
-    assert len(svgs(page)) == 1  # the public board only
+    assert len(svgs(page)) == sum(c.visible for c in cases)  # the boards shown only
     section = page[page.index("Other boards") :]
     for case in hidden:
         assert case.title in section
@@ -292,7 +293,8 @@ def test_a_board_of_a_hundred_squares_makes_a_page_under_100_kb():
 
 def test_a_run_that_printed_nothing_readable_has_no_picture_but_says_why():
     assignment, cases = cases_of("classic")
-    _, _, result = graded("classic", {cases[0].name: "no numbers here\n"})
+    unread = {c.name: "no numbers here\n" for c in cases if c.visible}
+    _, _, result = graded("classic", unread)
     page = submission_html(result, assignment)
     assert not svgs(page)
     assert "no values to draw" in page
@@ -306,7 +308,7 @@ def test_gradescope_shows_the_visible_boards_and_nothing_of_the_hidden_ones():
     results = gradescope_results(result, "after_due_date", page=page)
     assert results["output_format"] == "html"
     assert all(t["output_format"] == "text" for t in results["tests"])
-    assert len(svgs(results["output"])) == 1
+    assert len(svgs(results["output"])) == sum(c.visible for c in cases)
     for case in hidden:
         assert case.title not in results["output"]
     assert "<html" not in results["output"]  # a piece of Gradescope's page

@@ -26,7 +26,8 @@ from autograder import find_submissions
 from autograder._batch import Batch, grade_folder
 from autograder._manifest import load_manifest
 from autograder._results import SubmissionResult
-from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from reference_solutions import ReferenceAnswers, reference_program
+from tests.grading import public_board
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "adversarial"
@@ -42,7 +43,7 @@ LMS_CORPUS = (
     "sheet_formulas",
 )
 ANSWERS = ReferenceAnswers()
-CASES = answer_key("classic", hidden=False)
+CASES = public_board("classic")
 RIGHT = reference_program("classic")
 ATTACKER = "111"  # the attacker's own id where the LMS's ids are numbers
 # Where each corpus's victim uploaded their own (right) program, and the victim's id.

@@ -26,6 +26,7 @@ from autograder._results import SubmissionResult
 from autograder._results import TestResult as BoardResult  # (not collected as a test)
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.autograder.test_impersonation import corpus, put
+from tests.grading import public_board
 
 ANSWERS = ReferenceAnswers()
 
@@ -191,7 +192,7 @@ def test_formula_names_from_files_stay_text_in_grades_csv(tmp_path: Path):
         put(folder, name, program)
     (folder / "ann.py").write_text(reference_program("classic"))
     batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS,
-                         cases=answer_key("classic", hidden=False), isolation="process",
+                         cases=public_board("classic"), isolation="process",
                          workers=2)  # fmt: skip
     assert {r.student for r in batch.results} >= {v for v in names.values() if v}
     with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as file:
@@ -221,7 +222,7 @@ def test_formula_ids_from_a_manifest_stay_text_in_grades_csv(tmp_path: Path):
         (folder / f"{student}.py").write_text(reference_program("classic"))
     (folder / "=cmd.py").write_text("print(1)\n")  # matches no one: an error row
     batch = grade_folder("classic", folder, tmp_path / "out", answers=ANSWERS,
-                         cases=answer_key("classic", hidden=False), isolation="process",
+                         cases=public_board("classic"), isolation="process",
                          manifest=load_manifest(manifest, "classic"))  # fmt: skip
     assert sorted(r.student for r in batch.results if r.status == "graded") == sorted(ids)
     with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as file:

@@ -11,9 +11,9 @@ import autograder._run
 from autograder import grade_submission, load_assignment
 from autograder._assignments import Limits
 from autograder._run import clean_environment, run_limited
-from reference_solutions import answer_key
+from tests.grading import public_board
 
-CLASSIC_PUBLIC = answer_key("classic", hidden=False)
+CLASSIC_PUBLIC = public_board("classic")
 # The programs run under these end by themselves or at a cap: the wall clock is only a
 # backstop, long enough that no busy machine reaches it.
 LIMITS = Limits(timeout=30.0, cpu=2.0, memory_mb=512, output_kb=64)

@@ -22,10 +22,11 @@ from autograder._similarity import (
     tokens,
     write_similarity,
 )
-from reference_solutions import ReferenceAnswers, answer_key
+from reference_solutions import ReferenceAnswers
+from tests.grading import public_board
 
 CLASSIC = load_assignment("classic")
-CASES = answer_key("classic", hidden=False)
+CASES = public_board("classic")
 ANSWERS = ReferenceAnswers()
 
 

@@ -19,10 +19,11 @@ from autograder._batch import RESULTS, grade_folder, read_results
 from autograder._files import sync_folders, write_atomic
 from autograder._run_folder import RUN_PREFIX, _mounted_runs
 from autograder._tidy import Tidy
-from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from reference_solutions import ReferenceAnswers, reference_program
+from tests.grading import public_board
 
 ANSWERS = ReferenceAnswers()
-PUBLIC = answer_key("classic", hidden=False)
+PUBLIC = public_board("classic")
 
 
 def test_jobs_run_in_order_on_another_thread_and_close_waits_for_them():

@@ -22,15 +22,17 @@ from autograder._bundles import CHECK_SUPPORT, _json_lines, make_variants
 from autograder._errors import UsageError
 from autograder._manifest import load_manifest
 from reference_solutions import ReferenceAnswers, answer_key, reference_program, variant_board
-from tests.grading import fill_in
+from tests.grading import fill_in, public_board
 from tests.independent import jump_values
 
 ROSTER = 200
 SECRET = "fall-2026-course-secret"
 ANSWERS = ReferenceAnswers()
-BUNDLE_FILES = {"classic.py", "board.json", "handout.md", "expected.json", "check.py"} | {
-    f"_check/{m}" for m in ("__init__.py", *CHECK_SUPPORT)
-}
+BUNDLE_FILES = (
+    {"classic.py", "board.json", "handout.md", "expected.json", "check.py"}
+    | {f"_check/{m}" for m in ("__init__.py", *CHECK_SUPPORT)}
+    | {f"{edge}.json" for edge in load_assignment("classic").tests.public_edge_boards}
+)
 
 
 def classic_values(board: dict) -> list[float]:
@@ -158,8 +160,9 @@ def test_a_bundles_key_has_a_line_per_name_and_per_mistake(made):
     expected = key["expected"]
     # Each of the key's names starts a line, and so does each mistake, whole on its line;
     # a list of values is one line.
-    for name in (*key, *expected):
-        assert sum(line.lstrip().startswith(f'"{name}": ') for line in lines) == 1, name
+    for indent, names in ((" ", key), ("  ", expected)):
+        for name in names:
+            assert sum(line.startswith(f'{indent}"{name}": ') for line in lines) == 1, name
     for mistake in expected["mistakes"]:
         assert f"   {json.dumps(mistake)}," in lines or f"   {json.dumps(mistake)}" in lines
     assert f'  "values": {json.dumps(expected["values"])},' in lines
@@ -215,7 +218,7 @@ def test_filled_in_starters_all_score_full_marks_on_their_own_boards(made, tmp_p
     # and covered by the conformance suite.
     batch = grade_folder(
         "classic", submissions, tmp_path / "results", answers=ANSWERS, workers=2,
-        cases=answer_key("classic", hidden=False), manifest=manifest,
+        cases=public_board("classic"), manifest=manifest,
     )  # fmt: skip
     assert len(batch.results) == count
     for result in batch.results:
@@ -239,7 +242,7 @@ def test_swapped_submissions_lose_points_on_both_boards(made, tmp_path):
     a, b = report.manifest.students[:2]
     assert a.board != b.board
     manifest = load_manifest(tmp / "out" / "manifest.json", "classic")
-    cases = answer_key("classic", hidden=False)
+    cases = public_board("classic")
 
     def grade(programs: dict[str, str], out: str) -> dict[str, float]:
         folder = tmp_path / out
@@ -315,9 +318,12 @@ def test_the_bundled_check_names_the_mistake_and_lists_every_square_with_all(mad
     result = check(bundle, "mine.py")
     assert result.returncode == 1
     assert "your answer matches a game where a move past the goal wins" in result.stdout
-    # Where the error starts first: the wrong square nearest the goal.
-    wrong = [line for line in result.stdout.splitlines() if re.match(r"square \d+: printed", line)]
-    assert len(wrong) == 10 and "... and" in result.stdout
+    # Where the error starts first: the wrong square nearest the goal. (On the student's
+    # board: the edge board every check runs comes after it, under a heading of its own.)
+    own, shown = result.stdout.split("\npublic board: chute-before-goal:\n")
+    assert "your answer matches a game where a move past the goal wins" in shown
+    wrong = [line for line in own.splitlines() if re.match(r"square \d+: printed", line)]
+    assert len(wrong) == 10 and "... and" in own
     board = student.board
     right = classic_values(board)
     win = jump_values("classic", board["goal"], board["jumps"], 6, "win")[0]
@@ -327,7 +333,8 @@ def test_the_bundled_check_names_the_mistake_and_lists_every_square_with_all(mad
              for i in missed if right[i] <= least + 1e-9]  # fmt: skip
     assert wrong[0] in first, (wrong[0], first)
     every = check(bundle, "mine.py", "--all")
-    listed = [line for line in every.stdout.splitlines() if re.match(r"square \d+: printed", line)]
+    own = every.stdout.split("\npublic board: ")[0]
+    listed = [line for line in own.splitlines() if re.match(r"square \d+: printed", line)]
     assert len(listed) > 10 and "... and" not in every.stdout
 
 
@@ -376,7 +383,7 @@ def test_grading_with_a_manifest_reports_strangers_doubles_and_no_shows(made, tm
     (folder / "stranger.py").write_text(copied_answer(second.board))
     batch = grade_folder(
         "classic", folder, tmp_path / "results", answers=ANSWERS,
-        cases=answer_key("classic", hidden=False), manifest=manifest,
+        cases=public_board("classic"), manifest=manifest,
     )  # fmt: skip
     by_student = {r.student: r for r in batch.results}
     assert by_student[first.id].score == 25.0
@@ -439,7 +446,7 @@ def test_a_student_whose_manifest_entry_is_broken_is_told_so(tmp_path):
     (folder / "amy.py").write_text("print(1)\n")
     batch = grade_folder(
         "classic", folder, tmp_path / "results", answers=ANSWERS,
-        cases=answer_key("classic", hidden=False), manifest=manifest,
+        cases=public_board("classic"), manifest=manifest,
     )  # fmt: skip
     (result,) = batch.results
     assert result.status == "error"

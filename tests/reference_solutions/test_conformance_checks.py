@@ -36,7 +36,7 @@ def test_rules_of_another_family_fail_the_configuration_check(copied_assignments
     # With no section that only jump boards have, the rules' format finds the family out.
     text = config.read_text().replace('family = "jump"', 'family = "trap"', 1)
     text = "\n".join(line for line in text.split("[variants]")[0].splitlines()
-                     if not line.startswith("edge_boards"))  # fmt: skip
+                     if not line.startswith(("edge_boards", "public_edge_boards")))  # fmt: skip
     config.write_text(text)
     report = check_assignment("classic", ["configuration"])
     (outcome,) = report.outcomes
