@@ -18,6 +18,7 @@ __all__ = [
     "add_timeout_option",
     "count",
     "non_negative",
+    "path_name",
     "refuse_to_replace",
     "write_output",
 ]
@@ -31,6 +32,14 @@ def non_negative(text: str) -> float:
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
     return value
+
+
+def path_name(text: str) -> str:
+    """A file or folder name as given; an empty one is refused (``Path("")`` is the
+    current folder, which ``check`` or ``grade`` would then take for the one meant)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give a file or a folder")
+    return text
 
 
 def count(low: int, high: int | None) -> Callable[[str], int]:
@@ -57,7 +66,10 @@ def add_timeout_option(parser: argparse.ArgumentParser) -> None:
 
 def add_board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--board", metavar="FILE", help="a board file (JSON) instead of the public board"
+        "--board",
+        metavar="FILE",
+        type=path_name,
+        help="a board file (JSON) instead of the public board",
     )
     parser.add_argument(
         "--set",

@@ -9,14 +9,16 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, check_html, check_submission, check_text, write_atomic
-from ._options import add_isolation_option
+from ._options import add_isolation_option, path_name
 
 HELP = "what a student runs: the public tests, with feedback; exit 0 when all pass"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("assignment")
-    parser.add_argument("submission", help="the program (a .py file) or a folder holding it")
+    parser.add_argument(
+        "submission", type=path_name, help="the program (a .py file) or a folder holding it"
+    )
     parser.add_argument(
         "--all", action="store_true", dest="every_wrong", help="list every wrong entry"
     )

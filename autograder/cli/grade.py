@@ -11,24 +11,32 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, grade_folder, load_assignment, load_manifest, read_times
-from ._options import add_isolation_option, add_timeout_option, count
+from ._options import add_isolation_option, add_timeout_option, count, path_name
 
 HELP = "grade a folder of submissions (one per student)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("assignment")
-    parser.add_argument("submissions", help="a folder: one file or one folder per student")
+    parser.add_argument(
+        "submissions", type=path_name, help="a folder: one file or one folder per student"
+    )
     parser.add_argument("-j", "--jobs", type=count(1, 256), default=1, help="parallel workers")
     parser.add_argument(
-        "--out", metavar="DIR", help="where results go (default: ./<assignment>-results)"
+        "--out",
+        metavar="DIR",
+        type=path_name,
+        help="where results go (default: ./<assignment>-results)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="continue an interrupted batch in --out"
     )
     add_timeout_option(parser)
     parser.add_argument(
-        "--manifest", metavar="FILE", help="grade each student on their own board (variants)"
+        "--manifest",
+        metavar="FILE",
+        type=path_name,
+        help="grade each student on their own board (variants)",
     )
     parser.add_argument(
         "--times",

@@ -6,15 +6,19 @@ import argparse
 from pathlib import Path
 
 from .. import VISIBILITIES, UsageError, build_gradescope
-from ._options import add_isolation_option, add_timeout_option
+from ._options import add_isolation_option, add_timeout_option, path_name
 
 HELP = "the Gradescope autograder zip"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("assignment")
-    parser.add_argument("--out", required=True, metavar="ZIP", help="e.g. autograder.zip")
-    parser.add_argument("--manifest", metavar="FILE", help="grade students on their boards")
+    parser.add_argument(
+        "--out", required=True, metavar="ZIP", type=path_name, help="e.g. autograder.zip"
+    )
+    parser.add_argument(
+        "--manifest", metavar="FILE", type=path_name, help="grade students on their boards"
+    )
     add_timeout_option(parser)
     parser.add_argument(
         "--hidden-visibility", default="after_due_date", choices=VISIBILITIES,

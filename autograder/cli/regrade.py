@@ -11,6 +11,7 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, load_manifest, regrade_folder
+from ._options import path_name
 
 HELP = "mark a graded batch again from its kept outputs (a corrected key, new tolerances)"
 
@@ -18,7 +19,10 @@ HELP = "mark a graded batch again from its kept outputs (a corrected key, new to
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", metavar="DIR", help="the batch's folder (grade --out)")
     parser.add_argument(
-        "--manifest", metavar="FILE", help="the manifest the batch was graded with, if any"
+        "--manifest",
+        metavar="FILE",
+        type=path_name,
+        help="the manifest the batch was graded with, if any",
     )
 
 

@@ -10,14 +10,19 @@ import sys
 from reference_solutions import ReferenceAnswers
 
 from .. import make_variants
+from ._options import path_name
 
 HELP = "a board, starter, handout and local check per student of a roster"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("assignment")
-    parser.add_argument("--roster", required=True, metavar="CSV", help="one row per student")
-    parser.add_argument("--out", required=True, metavar="DIR", help="where bundles go")
+    parser.add_argument(
+        "--roster", required=True, metavar="CSV", type=path_name, help="one row per student"
+    )
+    parser.add_argument(
+        "--out", required=True, metavar="DIR", type=path_name, help="where bundles go"
+    )
     parser.add_argument(
         "--secret", metavar="KEY", help="boards derive from it (default: $AUTOGRADER_SECRET, "
         "else DIR/secret.txt, made on first use)",

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from autograder.cli import main
 
 
@@ -93,6 +95,18 @@ def test_the_sample_roster_matches_canvas_download_names(tmp_path):
         (folder / f"{sortable}_{student.id}_{9000 + k}_classic.py").write_text("print(1)\n")
     found, _ = find_submissions(folder)
     assert sorted(s.student for s in found) == sorted(s.id for s in roster.students)
+
+
+@pytest.mark.parametrize("argv", [["check", "classic", ""], ["grade", "classic", " "],
+                                  ["variants", "classic", "--roster", "", "--out", "x"],
+                                  ["solve", "classic", "--board", ""]])  # fmt: skip
+def test_an_empty_file_name_is_refused_not_read_as_the_current_folder(argv, tmp_path, capsys,
+                                                                       monkeypatch):  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "classic.py").write_text("print(1)\n")  # what "." would have found
+    assert main_exit(argv) == 2
+    assert one_error(capsys).endswith(": an empty name; give a file or a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["classic.py"]
 
 
 def test_starter_keeps_a_file_it_would_replace_and_refuses_an_unprintable_board(tmp_path, capsys):
