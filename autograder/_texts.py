@@ -33,6 +33,18 @@ SHOWN_WRONG = 10  # wrong entries listed, then a count
 STDERR_LINES = 12  # lines of standard error shown after a crash, where it may be shown
 NOT_IMPLEMENTED = "the solving function still raises NotImplementedError"
 PRINTED_NOTHING = "printed nothing"
+
+
+def printed_nothing(function: str | None) -> str:
+    """What a program that printed nothing is told; ``function``: the entry a module may
+    define instead of printing (the trap lane's ``markovDecision``), whose name, misspelt,
+    is the likeliest cause."""
+    if function is None:
+        return PRINTED_NOTHING
+    return (f"{PRINTED_NOTHING} (a program that only defines functions is run through "
+            f"{function}(layout, circle), which must be defined under that name)")  # fmt: skip
+
+
 STDERR_HEADING = "standard error (last lines):"
 NOT_YET = "not yet: fix what is listed above and run the check again."
 

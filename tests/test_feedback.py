@@ -338,3 +338,20 @@ def test_check_on_the_trap_lane_catches_what_its_empty_board_cannot(tmp_path):
         text = check_text(result)
         assert not result.passed, text
         assert f"your answer matches a game where {says}" in text
+
+
+@pytest.mark.parametrize("assignment", ["classic", "trap-lane"])
+def test_printing_nothing_names_the_function_a_module_must_define(assignment):
+    """A trap-lane module whose function is misspelt (``markov_decision``) is run as a script
+    that prints nothing: the likeliest cause is named."""
+    rules = load_assignment(assignment)
+    public = answer_key(assignment, hidden=False)[0]
+    run = Run("exited", 0, b"", b"", 0.0)
+    said = verdict(public, run, rules.limits, rules.value_tolerance, Path(".")).feedback[0]
+    if assignment == "classic":
+        assert said == "printed nothing"
+    else:
+        assert said == (
+            "printed nothing (a program that only defines functions is run through "
+            "markovDecision(layout, circle), which must be defined under that name)"
+        )
