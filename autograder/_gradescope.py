@@ -31,6 +31,7 @@ from ._manifest import Manifest, StudentBoard, load_manifest
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
 from ._submission import grade_submission
+from ._templates import has_java_starter
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
 
@@ -78,6 +79,9 @@ def build_gradescope(
         "hidden_visibility": hidden_visibility,
         # None: the strongest level the Gradescope machine allows, found at each run.
         "isolation": isolation if isolation != "strongest" else None,
+        # setup.sh installs a JDK where the assignment takes Java (Gradescope's images have
+        # none: every Java submission would be told so).
+        "java": has_java_starter(assignment),
     }
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -41,5 +41,11 @@ if ! command -v bwrap >/dev/null 2>&1; then
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap; } \
         || echo "bubblewrap not installed: submissions will run at the 'user' level"
 fi
+# Java submissions need a JDK, where the assignment takes them (gradescope.json says so).
+if "$ROOT/venv/bin/python" -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1])).get("java"))' \
+        "$SOURCE/gradescope.json" && ! command -v javac >/dev/null 2>&1; then
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y default-jdk-headless; } \
+        || echo "no JDK installed: Java submissions will be told that none is"
+fi
 PYTHONPATH="$SOURCE/project" "$ROOT/venv/bin/python" -m autograder list >/dev/null
 echo "autograder installed in $ROOT/venv"

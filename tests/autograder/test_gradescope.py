@@ -392,3 +392,24 @@ def test_bad_options_are_one_line_errors(tmp_path, variants):
         result.stderr.strip() == f"autograder: error: {tmp_path / 'missing.json'}: no such manifest"
     )
     assert not (tmp_path / "a.zip").exists()
+
+
+@pytest.mark.parametrize(("name", "java"), [("classic", True), ("trap-lane", False)])
+def test_setup_installs_a_jdk_where_the_assignment_takes_java(tmp_path, name, java, monkeypatch):
+    import autograder._gradescope as gradescope
+
+    members: dict[str, bytes] = {}
+    # (the zip's members as they are made, without compressing the whole project)
+    monkeypatch.setattr(gradescope, "write_zip",
+                        lambda _out, made: members.update((n, d) for n, d, _ in made))  # fmt: skip
+    build_gradescope(name, tmp_path / "autograder.zip")
+    config = json.loads(members["gradescope.json"])
+    setup = members["setup.sh"].decode()
+    assert config["java"] is java
+    # setup.sh reads that flag from the config it is unpacked beside.
+    condition = re.search(r"-c '(import json, sys; [^']*)'", setup)
+    assert condition is not None and "default-jdk-headless" in setup
+    (tmp_path / "gradescope.json").write_bytes(json.dumps(config).encode())
+    asked = subprocess.run([sys.executable, "-c", condition[1], str(tmp_path / "gradescope.json")],
+                           timeout=30)  # fmt: skip
+    assert (asked.returncode == 0) is java
