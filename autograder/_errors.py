@@ -88,6 +88,9 @@ def read_json(path: str | Path, what: str = "file", *, error: type = UsageError)
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
-        raise error(str(path), f"not valid JSON (line {err.lineno}: {err.msg})") from None
+        # (``msg`` is json's sentence up to where it names the place: "Invalid control
+        # character at", "Expecting value")
+        where = f"line {err.lineno}, column {err.colno}"
+        raise error(str(path), f"not valid JSON ({where}: {err.msg.removesuffix(' at')})") from None
     except ValueError as err:  # (a key twice: the later would silently win)
         raise error(str(path), f"not valid JSON here: {err}") from None

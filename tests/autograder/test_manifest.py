@@ -147,6 +147,8 @@ def test_text_fields_are_trimmed_and_non_text_ignored(tmp_path):
         ("{", "not valid JSON"),
         ("", "not valid JSON"),
         ('{"assignment": "classic", "students": [}', "not valid JSON"),
+        # json's own words stop at "... at", before the place it names: the place is given.
+        ('{"assignment": "x\ny"}', "not valid JSON (line 1, column 18: Invalid control character)"),
         ("[]", "a manifest is a JSON object"),
         ('"classic"', "a manifest is a JSON object"),
         ("null", "a manifest is a JSON object"),
