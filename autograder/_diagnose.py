@@ -164,9 +164,10 @@ def _generic(
     for shift in (1.0, -1.0):
         if sum(abs(d - shift) <= e.tolerance for e, d in pairs) >= FIT * len(pairs):
             more = "more" if shift > 0 else "less"
+            # (after "every value off by exactly one turn: ", GENERIC_MISTAKES's words)
             sentence = (
-                f"every value is one turn {more} than the right one: the goal's value is 0, "
-                "and each turn, the last one included, counts exactly once."
+                f"one turn {more} than it should be; the goal's value is 0, and each turn, "
+                "the last one included, counts exactly once."
             )
             return "off-by-one", sentence, sentence
     wrong = [(e, d) for e, d in pairs if abs(d) > e.tolerance]

@@ -59,6 +59,11 @@ def test_a_mistake_must_explain_nearly_every_wrong_entry():
 def test_values_one_turn_too_many_are_off_by_one():
     found = diagnose(printed(tuple(v + 1 for v in RIGHT)), expected(), TOL)
     assert found.mistakes == ("off-by-one",)
+    # Said once, not twice over ("every value off by one turn: every value is one turn...").
+    assert found.lines == (
+        "every value off by exactly one turn: one turn more than it should be; the goal's "
+        "value is 0, and each turn, the last one included, counts exactly once.",
+    )
 
 
 def test_values_rounded_to_too_few_decimals_are_named_with_the_decimals_to_print():
