@@ -75,7 +75,8 @@ def grade_text(
         f" ({resumed} already graded before --resume)" if resumed else ""
     )
     files = ["grades.csv", "index.html", "feedback/", "results.jsonl", "histogram.txt",
-             "mistakes.csv", "grades-canvas.csv", "grades-moodle.csv"]  # fmt: skip
+             "mistakes.csv", "grades-canvas.csv", "grades-moodle.csv",
+             "similarity.csv (staff only)", "outputs/ (what each program printed)"]  # fmt: skip
     where = f"results in {target}: {', '.join(files)}"
     return f"{head}\n{where}\nisolation: {batch.isolation}\n\n{batch.summary()}"
 
