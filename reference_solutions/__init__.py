@@ -34,7 +34,7 @@ from ._draws import (
     variant_seed,
 )
 from ._model import Model, build_model
-from ._params import Overshoot, params_to_json
+from ._params import Overshoot, params_in_effect, params_to_json
 from ._params import describe as describe_params
 from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
 from ._programs import programs_dir, reference_handout, reference_program
@@ -90,6 +90,7 @@ __all__ = [
     "new_jump_board",
     "new_trap_board",
     "own_board_case",
+    "params_in_effect",
     "params_to_json",
     "parse_settings",
     "policy_iteration",

@@ -231,6 +231,18 @@ def params_to_json(params: Any) -> dict[str, Any]:
     return out
 
 
+def params_in_effect(params: Any) -> dict[str, Any]:
+    """:func:`params_to_json` without the parameters that have no effect with the others'
+    values (aimed's ``discount`` and ``reward`` under the ``turns`` objective), as a page or
+    a summary lists the settings."""
+    out = params_to_json(params)
+    for f in dataclasses.fields(params):
+        applies = f.metadata.get("applies")
+        if applies is not None and getattr(params, applies[0]) != applies[1]:
+            del out[f.name]
+    return out
+
+
 def describe(cls: type) -> list[tuple[str, str, str]]:
     """``(name, accepted values, help)`` for each parameter of ``cls``."""
     rows = []

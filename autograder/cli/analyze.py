@@ -14,7 +14,7 @@ from reference_solutions import (
     analysis_text,
     analyze,
     make_problem,
-    params_to_json,
+    params_in_effect,
     read_policy,
     solve_problem,
 )
@@ -109,7 +109,7 @@ def analysis_page(analysis: Analysis) -> AnalysisPage:
             for k, layer in enumerate(analysis.policy_map)
         ]  # fmt: skip
     start = analysis.strategies[0]
-    params = params_to_json(problem.params)
+    params = params_in_effect(problem.params)
     settings = ", ".join(f"{k} = {v}" for k, v in sorted(params.items())) or "no parameters"
     lines = [
         f"{problem.assignment.title}, on {problem.board_words}; {settings}.",

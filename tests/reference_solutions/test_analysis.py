@@ -471,3 +471,14 @@ def test_analyze_aimed_under_both_objectives(capsys):
         assert main(["analyze", "aimed", "--games", "500", *settings]) == 0
         out = capsys.readouterr().out
         assert needle in out and "always aim" in out and "random aim" in out
+
+
+@pytest.mark.parametrize(("objective", "listed"), [("turns", False), ("discounted", True)])
+def test_the_page_lists_only_the_settings_in_effect(tmp_path, objective, listed):
+    """aimed's discount and reward count only under the discounted objective."""
+    page = tmp_path / "aimed.html"
+    argv = ["analyze", "aimed", "--games", "50", "--set", f"objective={objective}"]
+    assert main([*argv, "--html", str(page)]) == 0
+    text = page.read_text()
+    assert f"objective = {objective}" in text and "faces = 6" in text
+    assert ("discount = 0.9" in text) is listed and ("reward = 100.0" in text) is listed
