@@ -792,7 +792,13 @@ def grade_folder(
     notes += write_html_reports(out, ordered, assignment, words, synced=False,
                                 rendered=early.pages)  # fmt: skip
     early.pages.clear()
-    names = manifest.names() if manifest is not None else {}
+    # Without a manifest, the names an LMS download gives (a Moodle folder's "Ana Lopez",
+    # a Canvas file's "lopezana"), so that a gradebook of ids can be told apart.
+    names = (
+        manifest.names()
+        if manifest is not None
+        else {w.student: w.submission.name for w in assigned if w.submission.name}
+    )
     notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.

@@ -12,6 +12,7 @@ import pytest
 from autograder import find_submissions
 from autograder._batch import grade_folder
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
+from tests.grading import public_board
 
 
 def touch(path, mtime=None):
@@ -271,3 +272,19 @@ def test_a_moodle_part_that_is_a_link_is_an_error_row(tmp_path, own_temporary_fo
         f"{ANN}helper.py: not a file (a link?), so it is not graded",
     )
     assert list(own_temporary_folder.iterdir()) == []
+
+
+def test_the_names_an_lms_download_gives_fill_the_gradebooks(tmp_path):
+    subs = tmp_path / "subs"
+    (subs / "Ana Lopez_2001_assignsubmission_file_").mkdir(parents=True)
+    (subs / "Ana Lopez_2001_assignsubmission_file_" / "classic.py").write_text("print(1)\n")
+    (subs / "smithjohn_1001_5001_classic.py").write_text("print(1)\n")
+    out = tmp_path / "out"
+    grade_folder("classic", subs, out, answers=ReferenceAnswers(), cases=public_board("classic"),
+                 isolation="process")  # fmt: skip
+    with open(out / "grades.csv", newline="") as file:
+        names = {row["student"]: row["name"] for row in csv.DictReader(file)}
+    assert names == {"1001": "smithjohn", "2001": "Ana Lopez"}
+    with open(out / "grades-moodle.csv", newline="") as file:
+        moodle = {row["Full name"] for row in csv.DictReader(file)}
+    assert "Ana Lopez" in moodle
