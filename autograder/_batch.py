@@ -200,19 +200,30 @@ def _s(items: Collection[object]) -> str:
 
 
 def _digest(submission: Submission) -> str:
-    """What ``submission`` holds, as a hash of its files' names and bytes (``""`` if they
-    cannot be read): a resume tells a submission replaced since it was graded."""
+    """What ``submission`` holds, as a hash of its regular files' names and bytes (``""``
+    where that cannot be told: a file that cannot be read, or more than a submission may
+    hold): a resume tells a submission replaced since it was graded. Links and special
+    files are not followed (a part linked to ``/dev/zero`` would never end)."""
     digest = hashlib.sha256()
+    budget = MAX_SUBMISSION_MB << 20
     try:
         if submission.parts:
             files = list(submission.parts)
-        elif submission.path.is_dir():
+        elif submission.path.is_dir() and not submission.path.is_symlink():
             files = list(tree_files(submission.path))
         else:
             files = [(submission.path.name, submission.path)]
+        if len(files) > MAX_SUBMISSION_FILES:
+            return ""
         for name, path in files:
-            data = path.read_bytes()
-            digest.update(f"{name}\0{len(data)}\0".encode("utf-8", "surrogateescape") + data)
+            info = path.lstat()
+            budget -= info.st_size
+            if not stat.S_ISREG(info.st_mode) or budget < 0:
+                return ""
+            digest.update(f"{name}\0{info.st_size}\0".encode("utf-8", "surrogateescape"))
+            with open(path, "rb") as file:
+                while chunk := file.read(1 << 20):
+                    digest.update(chunk)
     except OSError:
         return ""
     return digest.hexdigest()[:16]
@@ -722,14 +733,23 @@ def grade_folder(
     code = _code_of(assigned, folder, unpacked_from)
     early = _EarlyReports(assignment, words,
                           {w.student: w.submission for w in assigned if not w.refused})  # fmt: skip
-    ABANDONED.clear()  # (an earlier batch in this process that was interrupted set it)
+    # A batch stopped by an error or an interrupt ends its runs under way (ABANDONED) and
+    # keeps none of their results; the flag is one per process (the runs' loops read it),
+    # cleared once the pool's threads are done (an interrupt during that wait leaves it set,
+    # and the process is ending).
+    ABANDONED.clear()
+    pool = ThreadPoolExecutor(max(1, workers))
     with (
-        contextlib.ExitStack() as stack,
         open(path, "a", encoding="utf-8") as log,
-        ThreadPoolExecutor(max(1, workers)) as pool,
+        contextlib.ExitStack() as stack,
         shared_drawings(),  # the early pages': most students' public boards look the same
     ):
-        stack.callback(ABANDONED.clear)  # once the pool's threads are done
+
+        def done_with_the_pool() -> None:
+            pool.shutdown()  # (interrupted, it never gets to the next line)
+            ABANDONED.clear()
+
+        stack.callback(done_with_the_pool)
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
@@ -774,14 +794,13 @@ def grade_folder(
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     record(_shown_as(future.result(), folder, unpacked_from))
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            if progress is not None:
-                progress.write(f"\nstopping: the {len(pending)} submission{_s(pending)} under way "
-                               "will be graded again on --resume\n")  # fmt: skip
-                progress.flush()
+        except BaseException as stopped:
+            running = [f for f in pending if not f.cancel() and not f.done()]
             ABANDONED.set()  # (the pool waits for its threads: their runs end now)
+            if isinstance(stopped, KeyboardInterrupt) and running and progress is not None:
+                progress.write(f"\nstopping: the {len(running)} submission{_s(running)} under "
+                               "way will be graded again on --resume\n")  # fmt: skip
+                progress.flush()
             raise
     ordered = tuple(sorted(results.values(), key=lambda r: r.student))
     # Reports are rewritten from the whole log on every run, each file atomically, so a kill

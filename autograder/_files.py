@@ -40,14 +40,14 @@ ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 _PREFIX, _SUFFIX = ".autograder-", ".tmp"
 
 
-def _umask() -> int:
+def _umask() -> int | None:
     """This process's umask, read without setting it (``os.umask`` sets it, and another
-    thread could create a file meanwhile); 0o022 where it cannot be read."""
+    thread could create a file meanwhile); ``None`` where it cannot be read."""
     with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
         for line in status:
             if line.startswith("Umask:"):
                 return int(line.split()[1], 8)
-    return 0o022
+    return None
 
 
 def _temporary(path: Path) -> tuple[int, str]:
@@ -59,7 +59,8 @@ def _temporary(path: Path) -> tuple[int, str]:
     except OSError as err:  # (named as the file meant, not the temporary one)
         raise OSError(err.errno, err.strerror, str(path)) from None
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
+        if (umask := _umask()) is not None:  # (else mkstemp's 600: never more than asked)
+            os.fchmod(fd, 0o666 & ~umask)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):

@@ -293,22 +293,21 @@ def submission_fragment(
 
 
 def _heat(
-    results: Sequence[SubmissionResult], board: Mapping[str, Any]
+    results: Sequence[SubmissionResult], name: str, board: Mapping[str, Any]
 ) -> tuple[dict[str, int], int, int]:
     """``(students who got each entry wrong, students whose answer on the visible board
-    was read, of them those graded on another board)``."""
+    ``name`` was read, of them those graded on another board)``."""
     wrong: dict[str, int] = {}
     read = other = 0
     for result in results:
         for test in result.tests:
-            if not test.visible or not test.entries:
+            if test.name != name or not test.entries:
                 continue
             read += 1
             other += test.board != board
             for key, record in test.entries.items():
                 if record[-1]:
                     wrong[key] = wrong.get(key, 0) + 1
-            break
     return wrong, read, other
 
 
@@ -371,18 +370,21 @@ def batch_html(
             outcomes = [t for r in graded for t in r.tests if t.name == test.name]
             passed = sum(t.status == "passed" for t in outcomes)
             share = passed / len(outcomes) if outcomes else 0.0
-            # (one student's title, "your board (100 squares, 20 jumps)", is not the class's)
-            own = any(t.board != test.board for t in outcomes)
+            # (one student's title, "your board (100 squares, 20 jumps)", is not the class's;
+            # a run that gave no answer to mark has no board)
+            own = len({json.dumps(t.board, sort_keys=True) for t in outcomes if t.board}) > 1
             title = f"each student's own board ({test.name})" if own else test.title
             row = {"title": title, "passed": passed, "of": len(outcomes)}
             boards.append({**row, "percent": f"{100 * share:.0f}", "width": round(120 * share)})
     mistakes = [row for row in tally_mistakes(results, descriptions) if row.kind == "mistake"]
     heat_maps = []
     note = ""
-    first = next((t for r in results for t in r.tests if t.visible and t.entries), None)
+    # The first board shown (the public board, or each student's own), where it was read.
+    shown = next((t.name for r in results for t in r.tests if t.visible), None)
+    first = next((t for r in results for t in r.tests if t.name == shown and t.entries), None)
     if first is not None:
         picture, note = board_picture(assignment, first.board)
-        wrong, read, other = _heat(results, first.board)
+        wrong, read, other = _heat(results, first.name, first.board)
         if other:
             # Square 37 of one board is not square 37 of another: no one picture is the
             # class's, and one student's board would show that student's jumps.

@@ -85,26 +85,24 @@ Row = list[str] | None  # None: a row whose quote is never closed on its line
 
 
 def _rows(text: str, delimiter: str = ",") -> list[tuple[int, Row]]:
-    """Each CSV row with the line of the file it starts on, blank lines before the header
-    left out. No roster cell holds a line break, so a quoted cell that runs past its line
-    is a quote left open: that row is ``None``, and the rows after it are read from the
-    next line on (the csv module would read the rest of the file into the cell)."""
-    lines = io.StringIO(text, newline="").readlines()  # (split as the csv module splits)
+    """Each CSV row with its line of the file, blank lines before the header left out.
+    No roster cell holds a line break, so each line is read on its own: a quote it opens
+    and never closes makes its row ``None`` (read whole, the csv module would take the rest
+    of the file into that cell, up to its 128 KB limit)."""
     rows: list[tuple[int, Row]] = []
-    start = 0
-    while True:
-        reader = csv.reader(lines[start:], delimiter=delimiter)
-        line = start + 1
-        for row in reader:
-            if any("\n" in cell or "\r" in cell for cell in row):
-                rows.append((line, None))
-                start = line
-                break
-            if rows or any(cell.strip() for cell in row):
-                rows.append((line, row))
-            line = start + reader.line_num + 1
-        else:
-            return rows
+    # (split as the csv module splits a file opened with newline="")
+    for line, text_line in enumerate(io.StringIO(text, newline="").readlines(), 1):
+        row: Row
+        try:
+            row = next(csv.reader([text_line], delimiter=delimiter, strict=True), [])
+        except csv.Error as err:
+            if "unexpected end of data" in str(err):
+                row = None
+            else:  # (a stray quote inside a cell: read as the csv module reads it)
+                row = next(csv.reader([text_line], delimiter=delimiter), [])
+        if rows or row is None or any(cell.strip() for cell in row):
+            rows.append((line, row))
+    return rows
 
 
 def _roster_text(path: str | Path) -> str:

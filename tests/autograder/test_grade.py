@@ -281,3 +281,30 @@ def test_a_disk_that_fills_up_is_one_line_with_the_way_on(tmp_path, monkeypatch,
         f"the submissions graded so far are kept in {out}/results.jsonl: once that is mended, "
         "run the same command with --resume"
     ]
+    # The runs under way were ended, and the next batch in this process is not.
+    from autograder._run import ABANDONED
+
+    assert not ABANDONED.is_set()
+
+
+def test_what_a_submission_holds_is_hashed_without_following_links_or_devices(tmp_path):
+    from autograder._batch import _digest
+    from autograder._lms import Submission
+
+    program = tmp_path / "ann.py"
+    program.write_text("print(1)\n")
+    first = _digest(Submission("ann", program))
+    assert len(first) == 16
+    program.write_text("print(2)\n")
+    assert _digest(Submission("ann", program)) != first
+    folder = tmp_path / "bob"
+    folder.mkdir()
+    (folder / "classic.py").write_text("print(1)\n")
+    assert len(_digest(Submission("bob", folder))) == 16
+    # A part that is a link to a device, or a pipe no one writes to: not read (it would
+    # never end), so nothing is told of it.
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "pipe.py")
+    for odd in ("zero.py", "pipe.py"):
+        parts = (("classic.py", folder / "classic.py"), (odd, tmp_path / odd))
+        assert _digest(Submission("cid", tmp_path / "cid", parts=parts)) == ""

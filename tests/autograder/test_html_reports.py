@@ -538,3 +538,17 @@ def test_the_pages_kept_while_a_batch_runs_are_bounded(monkeypatch):
     early.prepare(ada)
     early.prepare(bob)
     assert list(early.pages) == ["ada"] and early.pages["ada"] == (ada, page)
+
+
+def test_a_student_whose_public_answer_was_unreadable_does_not_make_the_boards_their_own():
+    assignment, cases = cases_of("classic")
+    public = cases[0]
+    # One student printed nothing readable on the public board but answered the edge board
+    # shown: both students played the same boards.
+    results = [graded("classic", student="a")[2],
+               graded("classic", {public.name: "nothing\n"}, student="b")[2]]  # fmt: skip
+    page = html.unescape(batch_html(results, assignment))
+    assert f'<td>{public.title}</td><td class="num">1 of 2</td>' in page
+    assert "own board" not in page and "boards of their own" not in page
+    heat = squares(svgs(page)[1])
+    assert title(heat[5]) == "square 5: 0 of 1 students got its value wrong"

@@ -351,6 +351,19 @@ def test_a_quote_left_open_costs_its_own_row_alone(tmp_path, newline):
     )
 
 
+def test_a_quote_left_open_before_thousands_of_rows_or_on_the_last_line(tmp_path):
+    # Read whole, the rest of the file went into one cell: past 128 KB the csv module
+    # refused the roster; on a last line without its newline the quote passed unseen.
+    rows = [f"s{k:05d},Student {k},s{k}@uni.edu" for k in range(3_000)]
+    text = "\n".join(["SID,Name,Email", '"s-open,Ann,ann@uni.edu', *rows, 's-last,"Bob'])
+    result = read_roster(roster(tmp_path, text))
+    assert len(result.students) == 3_000
+    assert [p.split(": ", 1)[1] for p in result.problems] == [
+        "a quote opens a cell and is never closed on its line; row left out"
+    ] * 2
+    assert [p.split(": ")[0].rsplit(" ", 1)[1] for p in result.problems] == ["2", "3003"]
+
+
 def test_a_header_that_opens_a_quote_is_refused(tmp_path):
     path = roster(tmp_path, '"Student,ID,Email\nAda,1001,a@x.edu\n')
     with pytest.raises(UsageError, match="line 1: the header opens a quote it never closes"):

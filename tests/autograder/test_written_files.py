@@ -18,6 +18,7 @@ import sys
 from autograder._files import write_atomic, write_zip
 write_atomic(sys.argv[1] + "/page.html", "<p>hi</p>")
 write_zip(sys.argv[1] + "/bundle.zip", [("a/b.txt", b"b", 0o644)])
+open(sys.argv[1] + "/by-open.txt", "w").close()
 """
 
 
@@ -26,8 +27,9 @@ def test_written_files_follow_the_umask(tmp_path, umask):
     # In a process of its own: the umask is the whole process's, and tests run in threads.
     subprocess.run([sys.executable, "-c", WRITE_BOTH, str(tmp_path)], check=True,
                    preexec_fn=lambda: os.umask(umask))  # fmt: skip
+    made = stat.S_IMODE((tmp_path / "by-open.txt").stat().st_mode)
     for name in ("page.html", "bundle.zip"):
-        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask, name
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == made, name
     with zipfile.ZipFile(tmp_path / "bundle.zip") as zipped:
         assert zipped.read("a/b.txt") == b"b"
 
