@@ -27,11 +27,11 @@ from ._errors import UsageError
 from ._files import remove_temporaries, tree_files, write_atomic, write_zip
 from ._html import submission_fragment
 from ._isolation import detect_isolation
+from ._languages import language_names
 from ._manifest import Manifest, StudentBoard, load_manifest
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
 from ._submission import grade_submission
-from ._templates import has_java_starter
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
 
@@ -79,9 +79,10 @@ def build_gradescope(
         "hidden_visibility": hidden_visibility,
         # None: the strongest level the Gradescope machine allows, found at each run.
         "isolation": isolation if isolation != "strongest" else None,
-        # setup.sh installs a JDK where the assignment takes Java (Gradescope's images have
-        # none: every Java submission would be told so).
-        "java": has_java_starter(assignment),
+        # setup.sh installs a JDK where Java submissions are graded (any assignment, with
+        # the shipped languages.toml); Gradescope's images have none, and every Java
+        # submission would be told so.
+        "java": "java" in language_names(),
     }
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -394,15 +394,19 @@ def test_bad_options_are_one_line_errors(tmp_path, variants):
     assert not (tmp_path / "a.zip").exists()
 
 
-@pytest.mark.parametrize(("name", "java"), [("classic", True), ("trap-lane", False)])
-def test_setup_installs_a_jdk_where_the_assignment_takes_java(tmp_path, name, java, monkeypatch):
+@pytest.mark.parametrize("java", [True, False])
+def test_setup_installs_a_jdk_where_java_is_graded(tmp_path, java, monkeypatch):
     import autograder._gradescope as gradescope
 
     members: dict[str, bytes] = {}
     # (the zip's members as they are made, without compressing the whole project)
     monkeypatch.setattr(gradescope, "write_zip",
                         lambda _out, made: members.update((n, d) for n, d, _ in made))  # fmt: skip
-    build_gradescope(name, tmp_path / "autograder.zip")
+    # Java is graded for every assignment (a .java file is compiled and run: the trap lane's
+    # too, with no Java starter), unless a course's languages.toml takes it out.
+    if not java:
+        monkeypatch.setattr(gradescope, "language_names", lambda: ["python"])
+    build_gradescope("trap-lane", tmp_path / "autograder.zip")
     config = json.loads(members["gradescope.json"])
     setup = members["setup.sh"].decode()
     assert config["java"] is java
