@@ -54,8 +54,10 @@ __all__ = [
     "META",
     "RESULTS",
     "Batch",
+    "current_results",
     "fingerprint",
     "grade_folder",
+    "gradebook_names",
     "mistake_words",
     "read_results",
 ]
@@ -193,6 +195,32 @@ class _Work:
     student: str
     board: dict | None = None  # the student's own board, from the manifest
     refused: str = ""
+
+
+def gradebook_names(
+    results: Sequence[SubmissionResult], manifest: Manifest | None
+) -> dict[str, str]:
+    """The name beside each student in the gradebooks: the manifest's, else the one their
+    LMS download gave (kept with each result), so that a gradebook of ids can be read."""
+    if manifest is not None:
+        return manifest.names()
+    return {r.student: r.extra["name"] for r in results if isinstance(r.extra.get("name"), str)}
+
+
+def _left_out(out: Path, gone: Sequence[str]) -> None:
+    """Keep in ``batch.json`` which students' results are no longer reported (their
+    submissions are gone from the folder), for ``regrade``."""
+    meta = _read_meta(out / META) or {}
+    if meta.get("left_out", []) != list(gone):
+        write_atomic(out / META, json.dumps({**meta, "left_out": list(gone)}) + "\n")
+
+
+def current_results(out: Path) -> list[SubmissionResult]:
+    """The results a batch folder reports: the last one logged for each student (a
+    submission graded again on --resume), without those ``batch.json`` leaves out."""
+    left_out = set((_read_meta(out / META) or {}).get("left_out", []))
+    latest = {r.student: r for r in read_results(out / RESULTS)}
+    return [r for s, r in latest.items() if s not in left_out]
 
 
 def _s(items: Collection[object]) -> str:
@@ -478,9 +506,8 @@ def _prepare_out(
     """Make ``out`` ready for results of this assignment and answer key, of the folder (or
     download) ``submissions`` graded under ``limits``; return notes for the summary.
     ``batch.json`` is written (atomically) before ``results.jsonl`` exists, so a kill at any
-    point leaves a folder that ``--resume`` can continue: on the same submissions under the
-    same limits (a resume on another class's folder, or with another ``--timeout``, would
-    mix two gradebooks in one)."""
+    point leaves a folder that ``--resume`` can continue, under the same limits (another
+    ``--timeout`` would mix two in one gradebook); on another folder it is said."""
     meta, log = out / META, out / RESULTS
     if log.exists() and not resume:
         raise UsageError(
@@ -500,10 +527,10 @@ def _prepare_out(
         if old is not None and (old.get("assignment"), old.get("answer_key")) == (name, key):
             # (a batch.json of an earlier version names neither submissions nor limits)
             if old.get("submissions", submissions) != submissions and log.exists():
-                raise UsageError(
-                    str(out), f"holds the results of {old['submissions']}, not of {submissions}; "
-                    "resume on that one, or choose another --out",
-                )  # fmt: skip
+                # (a folder moved, or a download fetched again: the results of submissions
+                # not in it are left out, and those changed graded again, as on any resume)
+                notes.append(f"resumed on {submissions}, where the results were of "
+                             f"{old['submissions']}")  # fmt: skip
             if old.get("limits") not in (None, wanted["limits"]) and log.exists():
                 raise UsageError(
                     str(out), f"was graded under other limits ({_limits_said(old['limits'])}); "
@@ -724,6 +751,9 @@ def grade_folder(
                      f"{_s(gone)} no longer in {unpacked_from or folder} ({_listed(gone)}); "
                      f"{RESULTS} keeps them")  # fmt: skip
     done = {s: r for s, r in done.items() if s in digests and s not in changed}
+    lms_names = {w.student: w.submission.name for w in assigned if w.submission.name}
+    if resume:  # (regrade leaves them out too)
+        _left_out(out, gone)
     todo = [w for w in assigned if w.student not in done]
     results = dict(done)
     progress_bar = _Progress(len(todo), progress)
@@ -753,8 +783,12 @@ def grade_folder(
         sync_folder(out)  # results.jsonl itself, when it was just created
 
         def record(result: SubmissionResult) -> None:
-            if digests.get(result.student):
-                result = replace(result, extra={**result.extra, "digest": digests[result.student]})
+            # What a resume compares, and the name an LMS download gives (a Moodle folder's
+            # "Ana Lopez", a Canvas file's "lopezana") for the gradebooks, regrade's too.
+            noted = {"digest": digests.get(result.student), "name": lms_names.get(result.student)}
+            if any(noted.values()):
+                extra = {k: v for k, v in noted.items() if v}
+                result = replace(result, extra={**result.extra, **extra})
             _keep_outputs(out, result)  # before the log: a logged result has its outputs
             line = _log_line(result)
             if line is None:  # a result that would not read back is that submission's error
@@ -811,14 +845,9 @@ def grade_folder(
     notes += write_html_reports(out, ordered, assignment, words, synced=False,
                                 rendered=early.pages)  # fmt: skip
     early.pages.clear()
-    # Without a manifest, the names an LMS download gives (a Moodle folder's "Ana Lopez",
-    # a Canvas file's "lopezana"), so that a gradebook of ids can be told apart.
-    names = (
-        manifest.names()
-        if manifest is not None
-        else {w.student: w.submission.name for w in assigned if w.submission.name}
+    notes += write_reports(
+        out, ordered, assignment.title, words, gradebook_names(ordered, manifest)
     )
-    notes += write_reports(out, ordered, assignment.title, words, names)
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.
     # Submissions in parts have no path to read them from: their tokens are given.

@@ -17,7 +17,14 @@ from pathlib import Path
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._assignments import load_assignment
-from ._batch import META, RESULTS, fingerprint, manifest_digest, read_results
+from ._batch import (
+    META,
+    RESULTS,
+    current_results,
+    fingerprint,
+    gradebook_names,
+    manifest_digest,
+)
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
 from ._files import write_atomic
@@ -133,7 +140,7 @@ def regrade_folder(
     assignment = load_assignment(name)
     cases = answers.cases(assignment)
     judge = policy_judge(answers, assignment)
-    before = read_results(out / RESULTS)
+    before = current_results(out)
     if not before:
         raise UsageError(str(out / RESULTS), "holds no result to mark again")
     results: list[SubmissionResult] = []
@@ -172,13 +179,15 @@ def regrade_folder(
     log = "".join(json.dumps(r.to_json()) + "\n" for r in results)
     write_atomic(out / RESULTS, log)
     key = fingerprint(assignment, cases, manifest)
-    write_atomic(meta, json.dumps({"assignment": name, "answer_key": key,
+    # (what else batch.json keeps, the folder graded and its limits, stays for --resume)
+    write_atomic(meta, json.dumps({**recorded, "answer_key": key,
                                    "manifest": manifest_digest(manifest)}) + "\n")  # fmt: skip
     ordered = tuple(sorted(results, key=lambda r: r.student))
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)
     notes = write_html_reports(out, ordered, assignment, words, synced=False)
-    names = manifest.names() if manifest is not None else {}
-    notes += write_reports(out, ordered, assignment.title, words, names)
+    notes += write_reports(
+        out, ordered, assignment.title, words, gradebook_names(ordered, manifest)
+    )
     changed.sort()
     return Regrade(ordered, tuple(changed), kept, tuple(notes))

@@ -186,24 +186,32 @@ def _two_students(tmp_path: Path, name: str = "subs") -> Path:
     return folder
 
 
-def test_resume_on_another_folder_or_with_other_limits_is_refused(tmp_path):
-    """A resume that would put two classes, or two time limits, into one gradebook."""
+def test_resume_under_other_limits_is_refused_and_on_another_folder_reports_that_folder(
+    tmp_path,
+):
+    """A resume with another --timeout would put two time limits in one gradebook; one on
+    another folder (moved, or another class's) reports what that folder holds."""
     folder, out = _two_students(tmp_path), tmp_path / "out"
     grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, isolation="process")
-    other = _two_students(tmp_path, "other")
     log = (out / RESULTS).read_bytes()
-    with pytest.raises(Exception, match=f"holds the results of {folder.resolve()}, not of "
-                       f"{other.resolve()}; resume on that one"):  # fmt: skip
-        grade_folder("classic", other, out, answers=ANSWERS, cases=CASES, resume=True,
-                     isolation="process")  # fmt: skip
     limits = load_assignment("classic").limits.with_timeout(3)
     with pytest.raises(Exception, match=r"was graded under other limits \(timeout 10, cpu 10, "):
         grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, resume=True,
                      isolation="process", limits=limits)  # fmt: skip
     assert (out / RESULTS).read_bytes() == log  # nothing graded, nothing lost
-    again = grade_folder("classic", folder, out, answers=ANSWERS, cases=CASES, resume=True,
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ann.py").write_text((folder / "ann.py").read_text())  # the same file
+    (other / "dan.py").write_text(reference_program("classic"))
+    again = grade_folder("classic", other, out, answers=ANSWERS, cases=CASES, resume=True,
                          isolation="process")  # fmt: skip
-    assert sorted(r.student for r in again.results) == ["ann", "bob"]
+    assert {r.student: r.score for r in again.results} == {"ann": 25, "dan": 25}
+    assert again.graded_now == 1  # dan; ann's result was of the same file
+    assert f"resumed on {other.resolve()}, where the results were of {folder.resolve()}" in (
+        again.notes
+    )
+    assert any(n.startswith("left out of the reports: the results of 1 submission") for n in
+               again.notes)  # fmt: skip
 
 
 def test_resume_grades_a_replaced_submission_again_and_leaves_out_a_removed_one(tmp_path):
@@ -225,6 +233,12 @@ def test_resume_grades_a_replaced_submission_again_and_leaves_out_a_removed_one(
             ("ann", "25.00"), ("bob", "25.00")]  # fmt: skip
     # The log keeps every line: bob's two results and cid's.
     assert [r.student for r in read_results(out / RESULTS)].count("bob") == 2
+    # regrade reports the same students, each once, and a later resume still checks limits.
+    from autograder._regrade import regrade_folder
+
+    marked = regrade_folder(out, ANSWERS)
+    assert {r.student: r.score for r in marked.results} == {"ann": 25, "bob": 25}
+    assert json.loads((out / "batch.json").read_text())["limits"]["timeout"] == 10
 
 
 def test_an_interrupt_ends_the_runs_under_way_at_once(tmp_path):

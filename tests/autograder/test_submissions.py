@@ -288,3 +288,9 @@ def test_the_names_an_lms_download_gives_fill_the_gradebooks(tmp_path):
     with open(out / "grades-moodle.csv", newline="") as file:
         moodle = {row["Full name"] for row in csv.DictReader(file)}
     assert "Ana Lopez" in moodle
+    # Marked again, the gradebook keeps them (each result keeps its name).
+    from autograder._regrade import regrade_folder
+
+    regrade_folder(out, ReferenceAnswers())
+    with open(out / "grades.csv", newline="") as file:
+        assert {row["student"]: row["name"] for row in csv.DictReader(file)} == names
