@@ -124,7 +124,7 @@ def _check(program, board, expected, key, every, self_check=None):
         printed = parse_output(text, expected)
     except OutputError as err:
         entry = expected.format.module_entry
-        nothing = _texts.printed_nothing(entry.function if entry is not None else None)
+        nothing = _texts.printed_nothing(entry.call if entry is not None else None)
         print(_texts.unreadable(err) if text.strip() else nothing)
         return False
     found = diagnose(printed, expected, float(key["value_tolerance"]))

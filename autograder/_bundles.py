@@ -96,9 +96,9 @@ class VariantsReport:
         if self.kept:
             lines.append(
                 f"kept {len(self.kept)} student{'' if len(self.kept) == 1 else 's'} of the "
-                f"manifest who {'is' if len(self.kept) == 1 else 'are'} not made again by this "
-                f"roster, with the bundles they have: {', '.join(self.kept)} (to leave them "
-                "out, make the variants into a fresh --out with the same secret)"
+                "manifest whose bundles this run did not make again, with the bundles they "
+                f"have: {', '.join(self.kept)} (to leave them out, make the variants into a "
+                "fresh --out with the same secret)"
             )
         if self.problems:
             lines.append(f"{len(self.problems)} problem{'' if len(self.problems) == 1 else 's'} "
@@ -293,8 +293,9 @@ def make_variants(
                 on_student(student.id)
     # A run for some students (the late ones) leaves the others in the manifest: dropping
     # them would take them off Gradescope, and their bundles are still there.
-    made = {e.id for e in entries}
-    kept = [s for s in earlier if s.id not in made]
+    # (an id or an email matched as the manifest matches them: ignoring case)
+    made = {e.id.lower() for e in entries} | {e.email.lower() for e in entries if e.email}
+    kept = [s for s in earlier if s.id.lower() not in made and s.email.lower() not in made]
     entries += kept
     manifest = Manifest(name, tuple(entries), fingerprint, str(manifest_path))
     write_manifest(manifest_path, manifest)

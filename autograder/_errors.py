@@ -93,4 +93,4 @@ def read_json(path: str | Path, what: str = "file", *, error: type = UsageError)
         where = f"line {err.lineno}, column {err.colno}"
         raise error(str(path), f"not valid JSON ({where}: {err.msg.removesuffix(' at')})") from None
     except ValueError as err:  # (a key twice: the later would silently win)
-        raise error(str(path), f"not valid JSON here: {err}") from None
+        raise error(str(path), str(err)) from None

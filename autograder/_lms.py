@@ -92,7 +92,8 @@ _SKIPPED = {"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"}
 # Hidden entries that are a system's or a tool's, never a student's: skipped without a note
 # (any other hidden entry is named, so that a student's ".solution.py" is not lost unseen).
 _HIDDEN_NOISE = {".DS_Store", ".git", ".ipynb_checkpoints", ".Trashes", ".Spotlight-V100",
-                 ".fseventsd", ".TemporaryItems", ".directory"}  # fmt: skip
+                 ".fseventsd", ".TemporaryItems", ".directory", ".venv", ".vscode", ".idea",
+                 ".Trash"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -382,7 +383,8 @@ def find_submissions(
         for entry in everything
         if entry.name.startswith(".")
         and entry.name not in _HIDDEN_NOISE
-        and not entry.name.startswith(("._", ".autograder-"))  # (a Mac's, the grader's own)
+        # (a Mac's resource forks, NFS's files of the deleted, the grader's temporaries)
+        and not entry.name.startswith(("._", ".nfs", ".autograder-"))
     ]
     heads: dict[Path, str] = {}
     for entry in entries:

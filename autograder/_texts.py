@@ -35,14 +35,14 @@ NOT_IMPLEMENTED = "the solving function still raises NotImplementedError"
 PRINTED_NOTHING = "printed nothing"
 
 
-def printed_nothing(function: str | None) -> str:
-    """What a program that printed nothing is told; ``function``: the entry a module may
-    define instead of printing (the trap lane's ``markovDecision``), whose name, misspelt,
-    is the likeliest cause."""
-    if function is None:
+def printed_nothing(call: str | None) -> str:
+    """What a program that printed nothing is told; ``call``: how the grader calls the
+    entry a module may define instead of printing (the trap lane's ``markovDecision(layout,
+    circle)``), whose name, misspelt, is the likeliest cause."""
+    if call is None:
         return PRINTED_NOTHING
     return (f"{PRINTED_NOTHING} (a program that only defines functions is run through "
-            f"{function}(layout, circle), which must be defined under that name)")  # fmt: skip
+            f"{call}, which must be defined under that name)")  # fmt: skip
 
 
 STDERR_HEADING = "standard error (last lines):"

@@ -183,7 +183,7 @@ def verdict(
     except OutputError as err:
         if not text.strip():
             entry = case.expected.format.module_entry
-            said = _texts.printed_nothing(entry.function if entry is not None else None)
+            said = _texts.printed_nothing(entry.call if entry is not None else None)
             return result("unreadable", [said], output=text)
         if hidden:
             return result("unreadable", [_texts.hidden_unreadable(err.message)],

@@ -22,6 +22,7 @@ class ModuleEntry:
 
     function: str
     runner: str
+    call: str  # how the runner calls it, as a student reads it: "markovDecision(layout, circle)"
 
 
 class OutputFormat:

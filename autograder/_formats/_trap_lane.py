@@ -34,7 +34,9 @@ class TrapLaneFormat(OutputFormat):
     self_check_key = "1"
     self_check_places = 4
     # The course's own submissions define markovDecision(layout, circle) -> [Expec, Dice].
-    module_entry = ModuleEntry("markovDecision", "_trap_runner.py")
+    module_entry = ModuleEntry(
+        "markovDecision", "_trap_runner.py", "markovDecision(layout, circle)"
+    )
 
     def render(self, answer: Answer) -> str:
         assert answer.actions is not None

@@ -633,8 +633,8 @@ def test_a_run_for_some_students_keeps_the_others_in_the_manifest(tmp_path):
     assert all((tmp_path / "out" / s.bundle).is_file() for s in on_disk.students)
     summary = second.summary()
     assert summary.startswith("made 3 bundles in ")
-    assert "kept 2 students of the manifest who are not made again by this roster, with the " \
-        "bundles they have: s0002, s0003" in summary  # fmt: skip
+    assert ("kept 2 students of the manifest whose bundles this run did not make again, with "
+            "the bundles they have: s0002, s0003") in summary  # fmt: skip
     assert "1 problem (those students have no bundle):" in summary
 
 
