@@ -35,6 +35,12 @@ NOT_IMPLEMENTED = "the solving function still raises NotImplementedError"
 PRINTED_NOTHING = "printed nothing"
 
 
+def right_but_stopped(status: str) -> str:
+    """A failed run (``status``) whose output was the whole answer, all of it right."""
+    how = "within the time limit" if status == "timeout" else "normally (exit status 0)"
+    return f"what it printed before that was all right: it must also end {how}"
+
+
 def printed_nothing(call: str | None) -> str:
     """What a program that printed nothing is told; ``call``: how the grader calls the
     entry a module may define instead of printing (the trap lane's ``markovDecision(layout,

@@ -126,6 +126,17 @@ def printed_policy(printed: Printed) -> dict[int, str]:
     return policy
 
 
+def _right_before_it_stopped(run: Run, case: TestCase, value_tolerance: float) -> bool:
+    """Whether what a run that failed had printed is the whole answer, all of it right
+    (a program that printed its answer, then raised or called ``sys.exit(3)``, or hung)."""
+    try:
+        printed = parse_output(run.stdout.decode("utf-8", errors="replace"), case.expected)
+    except OutputError:
+        return False
+    marked = diagnose(printed, case.expected, value_tolerance).mark
+    return marked.total > 0 and marked.right == marked.total
+
+
 def verdict(
     case: TestCase,
     run: Run,
@@ -171,6 +182,9 @@ def verdict(
                 failed, [said], staff=staff_stderr if said == why else (why, *staff_stderr)
             )
         feedback = [why]
+        if _right_before_it_stopped(run, case, value_tolerance):
+            # (a visible board only: what it printed is the student's to see there)
+            feedback.append(_texts.right_but_stopped(failed))
         if quote_output and stderr and failed == "crashed":
             feedback += [_texts.STDERR_HEADING, *stderr]
         return result(failed, feedback)

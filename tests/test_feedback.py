@@ -355,3 +355,33 @@ def test_printing_nothing_names_the_function_a_module_must_define(assignment):
             "printed nothing (a program that only defines functions is run through "
             "markovDecision(layout, circle), which must be defined under that name)"
         )
+
+
+@pytest.mark.parametrize(
+    ("run", "told"),
+    [
+        (Run("exited", 3, b"", b"", 0.1), "end normally (exit status 0)"),
+        (Run("timeout", -9, b"", b"", 10.0), "end within the time limit"),
+    ],
+    ids=["exit-3", "hung"],
+)
+def test_a_right_answer_before_a_failed_end_is_told_so_on_a_visible_board(run, told):
+    """A program that printed its whole answer, right, then called sys.exit(3) or hung:
+    the board scores 0 (the run failed), and the student learns the answer itself was right.
+    On a hidden board nothing is said of what it printed."""
+    rules = load_assignment("classic")
+    cases = answer_key("classic")
+    public = cases[0]
+    text = render(public.expected.answer).encode()
+    for case, shown in ((public, True), (next(c for c in cases if not c.visible), False)):
+        printed = render(case.expected.answer).encode()
+        result = verdict(case, dataclasses.replace(run, stdout=printed), rules.limits,
+                         rules.value_tolerance, Path("."))  # fmt: skip
+        assert result.score == 0.0
+        said = f"what it printed before that was all right: it must also {told}"
+        assert (said in result.feedback) is shown, result.feedback
+    # A wrong answer before the failure is not called right.
+    wrong = text.replace(b"Expected turns per game: ", b"Expected turns per game: 1", 1)
+    result = verdict(public, dataclasses.replace(run, stdout=wrong), rules.limits,
+                     rules.value_tolerance, Path("."))  # fmt: skip
+    assert not any(line.startswith("what it printed before") for line in result.feedback)
