@@ -373,7 +373,12 @@ def batch_html(
             # (one student's title, "your board (100 squares, 20 jumps)", is not the class's;
             # a run that gave no answer to mark has no board)
             own = len({json.dumps(t.board, sort_keys=True) for t in outcomes if t.board}) > 1
-            title = f"each student's own board ({test.name})" if own else test.title
+            # (the gradebook's columns name the boards: "edge board 1" is no-jumps there)
+            title = (
+                f"each student's own board ({test.name})"
+                if own
+                else (test.title if test.name in test.title else f"{test.title} ({test.name})")
+            )
             row = {"title": title, "passed": passed, "of": len(outcomes)}
             boards.append({**row, "percent": f"{100 * share:.0f}", "width": round(120 * share)})
     mistakes = [row for row in tally_mistakes(results, descriptions) if row.kind == "mistake"]

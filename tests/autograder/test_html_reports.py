@@ -339,6 +339,10 @@ def test_the_batch_page_counts_scores_boards_mistakes_and_squares():
     assert len(bars) == 11 and sum(bars) == 4 and bars[10] == 2
     # Boards passed: the public board by the two right answers alone.
     assert re.search(rf"<td>{re.escape(public.title)}</td><td class=\"num\">2 of 4</td>", page)
+    # Each board as the gradebook's columns name it too.
+    for row in ("edge board 1 (no-jumps)", "hidden board 2 (hidden-2)",
+                "public board: chute-before-goal"):  # fmt: skip
+        assert f"<td>{row}</td>" in page
     assert f'<td>{mistake.says}</td><td class="num">1 of 4</td>' in page
     heat = squares(pictures[1])
     assert title(heat[33]) == "square 33: 2 of 4 students got its value wrong"
