@@ -726,6 +726,12 @@ def grade_folder(
                          manifest_digest(manifest), limits=limits,
                          submissions=str((unpacked_from or folder).resolve()))  # fmt: skip
     notes += found_notes
+    if manifest is None and submissions and not any(s.lms for s in submissions):
+        notes.append(
+            "the submissions are not named as an LMS download names them, so the ids in "
+            "grades-canvas.csv and grades-moodle.csv are their file names, which neither "
+            "Canvas nor Moodle will match: enter the grades from grades.csv"
+        )
     assigned, more_notes = _assign(submissions, manifest)
     notes += more_notes
     if times is not None:

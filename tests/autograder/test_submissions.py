@@ -280,8 +280,9 @@ def test_the_names_an_lms_download_gives_fill_the_gradebooks(tmp_path):
     (subs / "Ana Lopez_2001_assignsubmission_file_" / "classic.py").write_text("print(1)\n")
     (subs / "smithjohn_1001_5001_classic.py").write_text("print(1)\n")
     out = tmp_path / "out"
-    grade_folder("classic", subs, out, answers=ReferenceAnswers(), cases=public_board("classic"),
-                 isolation="process")  # fmt: skip
+    batch = grade_folder("classic", subs, out, answers=ReferenceAnswers(),
+                         cases=public_board("classic"), isolation="process")  # fmt: skip
+    assert not any("not named as an LMS download" in n for n in batch.notes)
     with open(out / "grades.csv", newline="") as file:
         names = {row["student"]: row["name"] for row in csv.DictReader(file)}
     assert names == {"1001": "smithjohn", "2001": "Ana Lopez"}
@@ -294,3 +295,16 @@ def test_the_names_an_lms_download_gives_fill_the_gradebooks(tmp_path):
     regrade_folder(out, ReferenceAnswers())
     with open(out / "grades.csv", newline="") as file:
         assert {row["student"]: row["name"] for row in csv.DictReader(file)} == names
+
+
+def test_plain_names_are_told_to_be_no_lms_ids(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "Zoë Müller final (1).py").write_text("print(1)\n")
+    batch = grade_folder("classic", subs, tmp_path / "out", answers=ReferenceAnswers(),
+                         cases=public_board("classic"), isolation="process")  # fmt: skip
+    assert (
+        "the submissions are not named as an LMS download names them, so the ids in "
+        "grades-canvas.csv and grades-moodle.csv are their file names, which neither Canvas "
+        "nor Moodle will match: enter the grades from grades.csv"
+    ) in batch.notes
