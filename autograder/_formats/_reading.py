@@ -11,6 +11,7 @@ line, and a line that cannot be read is shown with the shape it should have
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -28,6 +29,11 @@ _GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*(?=(\S+))\1\s*)+")
 # A line that stops a table before it is complete and starts with a digit was meant as one of
 # its rows: it is named as such, with the shape a row has.
 _ROW_LIKE = re.compile(r"\s*\d")
+
+
+def _letters(text: str) -> str:
+    """``text`` lower-case, its words and numbers one space apart, nothing else."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 class OutputError(ValueError):
@@ -99,12 +105,31 @@ class Reader:
             first, second = hits[0][0] + 1, hits[1][0] + 1
             raise OutputError(second, f"'{shown}' is printed again (first on line {first})")
         if not hits:
+            near = self._near(shown)
+            if near is not None:
+                said = "this one comes close, but must read exactly so (capitals, the colon)"
+                raise OutputError(near + 1, f"no line '{shown}' in the output; {said}")
             raise OutputError(None, f"no line '{shown}' in the output")
         index, match = hits[0]
         if index < after:
             raise OutputError(index + 1, f"'{shown}' comes before the lines it should follow")
         self.used.add(index)
         return index, match
+
+    def _near(self, shown: str) -> int | None:
+        """The first line not yet read that reads as heading ``shown`` but for capitals,
+        spaces, punctuation and a letter or two (``expected turns per game = 39.6``, ``... with
+        1 token:``), with the same numbers; ``None`` if there is none."""
+        wanted = _letters(shown.replace("...", ""))
+        digits = re.findall(r"\d+", wanted)
+        for index, line in enumerate(self.lines):
+            if index in self.used or not wanted:
+                continue
+            start = _letters(line)[: len(wanted) + 2]
+            if (re.findall(r"\d+", start[: len(wanted)]) == digits
+                    and difflib.SequenceMatcher(None, start, wanted).ratio() >= 0.9):  # fmt: skip
+                return index
+        return None
 
     def grid(
         self, head: int, squares: range, what: str, order: list[int], shape: str = ""

@@ -150,6 +150,30 @@ def test_a_missing_token_table_is_an_error_naming_its_heading():
     )
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("Expected turns per game: 21.00", "expected turns per game = 21.0", 1),
+        ("with 1 tokens:", "with 1 token:", None),
+        ("Expected turns remaining by position with 2 tokens:",
+         "Expected Turns Remaining By Position With 2 Tokens", 2),
+    ],
+    ids=["lower-case-equals", "singular", "title-case"],
+)  # fmt: skip
+def test_a_heading_that_comes_close_is_pointed_to(old, new, line):
+    text = token_text([2, 1, 0])
+    assert old in text
+    err = error(text.replace(old, new, 1), TOKEN_EXPECTED)
+    near = line or next(i for i, t in enumerate(text.splitlines(), 1) if old in t)
+    assert err.line == near
+    assert err.message.endswith(
+        "in the output; this one comes close, but must read exactly so (capitals, the colon)"
+    )
+    # A heading with other numbers is no near miss (another table's).
+    far = error(text.replace("with 1 tokens:", "with 3 tokens:"), TOKEN_EXPECTED)
+    assert far.line is None and "comes close" not in far.message
+
+
 def test_a_token_table_before_the_first_line_is_an_error():
     lines = token_text([2, 0]).splitlines()
     text = "\n".join(token_block(1) + lines) + "\n"
