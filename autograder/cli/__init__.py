@@ -6,6 +6,7 @@ dispatch."""
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import sys
 from collections.abc import Sequence
@@ -51,11 +52,21 @@ VERBS: dict[str, ModuleType] = {
 }
 
 
+def _version() -> str:
+    """The installed package's version (what a bug report should name), or "unknown" when
+    the project runs from a checkout without being installed (Gradescope's copy)."""
+    try:
+        return importlib.metadata.version("chutes-autograder")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="autograder",
         description="Autograded Markov-decision-process assignments on Chutes and Ladders.",
     )
+    top.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     verbs = top.add_subparsers(dest="verb", required=True, metavar="COMMAND")
     for verb, module in VERBS.items():
         module.add_arguments(verbs.add_parser(verb, help=module.HELP))

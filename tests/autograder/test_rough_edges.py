@@ -213,3 +213,12 @@ def test_a_setting_the_rules_would_ignore_is_said_and_how_to_use_it(capsys):
     ):
         assert main(argv) == 0, argv
     capsys.readouterr()
+
+
+def test_version_names_the_installed_package(capsys):
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert main_exit(["--version"]) == 0
+    assert capsys.readouterr().out == f"autograder {project['project']['version']}\n"
