@@ -123,9 +123,7 @@ def _check(program, board, expected, key, every, self_check=None):
     try:
         printed = parse_output(text, expected)
     except OutputError as err:
-        entry = expected.format.module_entry
-        nothing = _texts.printed_nothing(entry.call if entry is not None else None)
-        print(_texts.unreadable(err) if text.strip() else nothing)
+        print(_texts.unreadable(err) if text.strip() else expected.format.printed_nothing)
         return False
     found = diagnose(printed, expected, float(key["value_tolerance"]))
     marked = found.mark

@@ -196,9 +196,7 @@ def verdict(
         printed = parse_output(text, case.expected, quote=quote)
     except OutputError as err:
         if not text.strip():
-            entry = case.expected.format.module_entry
-            said = _texts.printed_nothing(entry.call if entry is not None else None)
-            return result("unreadable", [said], output=text)
+            return result("unreadable", [case.expected.format.printed_nothing], output=text)
         if hidden:
             return result("unreadable", [_texts.hidden_unreadable(err.message)],
                           staff=(_texts.unreadable(err), *staff_stderr), output=text)  # fmt: skip

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from .._answer import Answer, Entry
 from .._registry import Registry
-from .._texts import self_check_line
+from .._texts import printed_nothing, self_check_line
 from ._reading import Printed
 
 __all__ = ["ModuleEntry", "OutputFormat", "format_names", "output_format", "register_format"]
@@ -40,6 +40,11 @@ class OutputFormat:
     self_check_key: ClassVar[str] = "start"
     self_check_places: ClassVar[int] = 2
     module_entry: ClassVar[ModuleEntry | None] = None
+
+    @property
+    def printed_nothing(self) -> str:
+        """What a program that printed nothing is told (the module entry's call named)."""
+        return printed_nothing(self.module_entry.call if self.module_entry else None)
 
     def render(self, answer: Answer) -> str:
         """The exact text a correct program prints (ending with a newline)."""
