@@ -179,7 +179,11 @@ def write_atomic(
 
 def write_zip(path: str | Path, members: Iterable[tuple[str, bytes, int]]) -> None:
     """Write the zip ``path`` from ``(name, data, mode)`` members, through a temporary file
-    in the same folder renamed into place: a reader finds the whole zip or none."""
+    in the same folder renamed into place: a reader finds the whole zip or none.
+
+    Deflate's fastest level: a bundle's answer key (300 KB of numbers for token-boosted)
+    packs in 2 ms instead of 10 at the default level, for a zip a fifth larger (85 KB
+    against 70), and 500 students' bundles are written while the workers solve."""
     path = Path(path)
     fd, temporary = _temporary(path)
     try:
@@ -187,8 +191,8 @@ def write_zip(path: str | Path, members: Iterable[tuple[str, bytes, int]]) -> No
             for name, data, mode in members:
                 info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
                 info.external_attr = (mode & 0o777) << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
-                z.writestr(info, data)
+                # (given with the member: a ZipInfo ignores the ZipFile's own level)
+                z.writestr(info, data, zipfile.ZIP_DEFLATED, compresslevel=1)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

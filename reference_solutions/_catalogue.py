@@ -22,7 +22,7 @@ from autograder import Answer, Entry, Expected, UsageError, Variation
 
 from ._model import Model
 from ._problem import Game, Problem
-from ._solver import NotConverged, Solution, solve
+from ._solver import NotConverged, Solution, policy_iteration
 
 __all__ = [
     "COMMON_MISTAKES",
@@ -100,12 +100,17 @@ def accepted_actions(
     return tuple(accepted)
 
 
-def solved_variant(problem: Problem, game: Solvable | None) -> Outcome | None:
-    """``game`` (the board under changed rules) solved; ``None`` if it cannot be."""
+def solved_variant(
+    problem: Problem, game: Solvable | None, like: Solution | None = None
+) -> Outcome | None:
+    """``game`` (the board under changed rules) solved; ``None`` if it cannot be. ``like``:
+    the board's own solution, whose policy the solve starts from where it fits (the same
+    states and moves under other rules: a dozen games per board, each a few policies
+    nearer its end)."""
     if game is None:
         return None
     try:
-        solution = solve(game.model)
+        solution = policy_iteration(game.model, warm_start=None if like is None else like.policy)
     except (UsageError, NotConverged):  # the goal cannot be reached under these rules
         return None
     answer = game.answer(solution)
@@ -114,7 +119,7 @@ def solved_variant(problem: Problem, game: Solvable | None) -> Outcome | None:
 
 def changed_game(build: Callable[[Problem], Solvable | None]) -> Make:
     """A variant that is a game of its own, built by ``build``."""
-    return lambda problem, _solution, _expected: solved_variant(problem, build(problem))
+    return lambda problem, solution, _expected: solved_variant(problem, build(problem), solution)
 
 
 def changed_params(**values: Any) -> Make:
