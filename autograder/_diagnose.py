@@ -205,10 +205,16 @@ def _generic(
     # start value after different counts (in place up the board is only a little faster
     # than from the last sweep's values), and the rest of the answer cannot tell them apart:
     # each is told.
+    # The course counts sweeps until the first value alone is within the tolerance: a
+    # program stopped there has it right and other values not yet, and is told so.
     told = [
         f"about {done} sweep{'s' if done > 1 else ''} from 0"
         + (", " + " or ".join(kinds) if in_place else "")
-        + f", which settle within the tolerance after about {needed}"
+        + (
+            f", where the first value alone comes within the tolerance after about {needed}"
+            if done < needed
+            else ", enough for the first value to come within the tolerance but not for every value"
+        )
         for (done, needed), kinds in near.items()
     ]
     counted = f"{sentence} (your values look like {'; or '.join(told)})"
@@ -230,12 +236,20 @@ def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
     right = [t for t in order if t not in bad]
     parts = []
     if right:
-        parts.append("right with " + ", ".join(right) + " tokens")
+        parts.append("right with " + ", ".join(right) + (" token" if right == ["1"] else " tokens"))
     if bad:
-        shown = [f"{t} tokens ({bad[t]} squares)" if counted else f"{t} tokens"
+        shown = [_tokens(t) + (f" ({_squares(bad[t])})" if counted else "")
                  for t in order if t in bad]  # fmt: skip
         parts.append("wrong with " + ", ".join(shown))
     return "; ".join(parts)
+
+
+def _tokens(count: str) -> str:
+    return f"{count} token" + ("" if count == "1" else "s")
+
+
+def _squares(count: int) -> str:
+    return f"{count} square" + ("" if count == 1 else "s")
 
 
 def _follows(printed: Printed, expected: Expected, reading: Variation, tolerance: float) -> bool:

@@ -136,6 +136,8 @@ _HIDDEN_ERRORS = (
      "board (the board file says how many squares there are)"),
     (("appears twice", "printed again"), "part of the answer is printed twice"),
     (("comes before",), "the parts of the answer are not in the order the handout prints them"),
+    (("run together",), "two entries of a table run together: end each value with a space, as "
+     "the handout's rows do (a square numbered 100 or more fills its cell's width)"),
     (("not a number", "not a row"), "a line of the answer cannot be read as the handout shows it"),
 )  # fmt: skip
 _HIDDEN_ERROR = "the answer is not printed as the handout shows it"

@@ -29,6 +29,7 @@ __all__ = [
     "Make",
     "RuleVariant",
     "accepted_actions",
+    "actions_from_zero",
     "changed_answer",
     "changed_game",
     "changed_params",
@@ -159,6 +160,21 @@ def changed_answer(change: Callable[[Problem, Solution, Answer], Answer | None])
         return None if answer is None else (answer, expected.accepted)
 
     return make
+
+
+def actions_from_zero(problem: Problem, solution: Solution, expected: Expected) -> Outcome | None:
+    """The reference answer with every numbered action printed one lower, as a list's index
+    is (an aim of 3 printed as 2, the risky die 3 as 2): the values stay right."""
+    answer, accepted = expected.answer, expected.accepted
+    if answer.actions is None or accepted is None:
+        return None
+
+    def lower(action: str) -> str:
+        return str(int(action) - 1) if action.isdigit() else action  # ("-": the goal)
+
+    actions = tuple(lower(a) for a in answer.actions)
+    lowered = tuple(frozenset(lower(a) for a in choices) for choices in accepted)
+    return dataclasses.replace(answer, actions=actions), lowered
 
 
 def _map_values(values: Any, f: Callable[[float], float]) -> Any:

@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 import numpy as np
+from scipy.sparse import csgraph
 
 from autograder import PolicyCost, TestCase
 
 from ._model import Model
 from ._problem import Problem, make_problem, solve_problem
-from ._solver import Solution, evaluate_policy, goal_distance, q_values, visited
+from ._solver import Solution, _state_graph, evaluate_policy, goal_distance, q_values, visited
 
 __all__ = ["policy_cost", "solved_board"]
 
@@ -33,6 +34,21 @@ def solved_board(name: str, board: Mapping[str, object]) -> tuple[Problem, Solut
     """Assignment ``name``'s game on ``board`` (its file data) and its solution, solved
     once per board and kept: a batch evaluates hundreds of policies on the same boards."""
     return _solved(name, json.dumps(board, sort_keys=True))
+
+
+def _caught_in_loop(model: Model, pairs: np.ndarray, caught: list[int]) -> int:
+    """Of ``caught`` (the states ``pairs`` can visit, nearest the start first, from which it
+    never reaches the goal), the first on a loop the policy never leaves: where a student
+    can see it go round (the start, square 0 on a jump board, is not printed, and is named
+    only when it lies on such a loop itself).
+
+    The states that cannot reach the goal are closed under the policy's moves, so each of
+    its strongly connected parts that no move leaves is such a loop."""
+    graph = _state_graph(model, pairs)[caught][:, caught].tocoo()
+    _, part = csgraph.connected_components(graph, directed=True, connection="strong")
+    leaves = np.unique(part[graph.row[part[graph.row] != part[graph.col]]])
+    on_loop = ~np.isin(part, leaves)
+    return int(caught[int(np.argmax(on_loop))])
 
 
 def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> PolicyCost | None:
@@ -70,7 +86,8 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
         reach = goal_distance(model, pairs)
         caught = [s for s in visited(model, pairs) if not np.isfinite(reach[s])]
         if caught:
-            return PolicyCost(best, None, model.maximize, stuck=model.label(int(caught[0])))
+            stuck = model.label(_caught_in_loop(model, pairs, caught))
+            return PolicyCost(best, None, model.maximize, stuck=stuck)
         # States the policy never visits may be stuck; they cannot change the start's cost.
         hopeless = ~np.isfinite(reach)
         pairs[hopeless] = solution.policy[hopeless]

@@ -35,11 +35,13 @@ NAMED = {
     ("token-boosted", "wrong_tables_reversed"): "tables-reversed",
     ("token-boosted", "wrong_tokens_unlimited"): "tokens-unlimited",
     ("aimed", "wrong_no_noise"): "noise-ignored",
+    ("aimed", "wrong_aims_from_zero"): "aims-from-zero",
     ("aimed", "wrong_overshoot_wins"): "overshoot-wins",
     ("efron", "wrong_overshoot_stay"): "overshoot-stays",
     ("trap-lane", "wrong_no_junction"): "junction-ignored",
     ("trap-lane", "wrong_traps_ignored"): "traps-ignored",
     ("trap-lane", "wrong_prison_free"): "prison-free",
+    ("trap-lane", "wrong_dice_from_zero"): "dice-from-zero",
 }
 
 
@@ -160,6 +162,25 @@ def test_a_policy_that_always_rolls_red_is_told_what_it_costs(graded):
     assert float(m.group(1)) == pytest.approx(efron_fixed_die_turns(board, (6, 6, 2, 2, 2, 2)),
                                               abs=0.006)  # fmt: skip
     assert float(m.group(2)) < float(m.group(1))
+
+
+def test_a_policy_caught_in_a_loop_is_told_a_square_on_the_loop():
+    """Blue (always 3) on every square of a board whose chutes close each run of 3 into a
+    loop (3, 6, 9 -> 3; 1, 4, 7, 10 -> 1; 2, 5, 8, 11 -> 2): every die from the start ends in
+    one, so the start (square 0, never printed) is caught too, but it is on no loop."""
+    from reference_solutions import own_board_case
+
+    assignment = load_assignment("efron")
+    board = {"goal": 20, "jumps": [[9, 3], [10, 1], [11, 2]]}
+    case = own_board_case("efron", board)
+    answer = case.expected.answer
+    actions = tuple("-" if square == 20 else "Blue" for square in range(21))
+    text = render(dataclasses.replace(answer, actions=actions))
+    result = grade_output(case, text, assignment, policy=policy_judge(ANSWERS, assignment))
+    said = " ".join(result.feedback)
+    m = re.search(r"your policy never reaches the goal \(it can get caught on square (\d+)\)", said)
+    assert m, said
+    assert int(m.group(1)) in {1, 2, 3, 4, 5, 6, 7, 8}
 
 
 def test_a_policy_caught_on_the_last_square_never_reaches_the_goal():

@@ -275,7 +275,7 @@ def counts(result) -> dict[str, int]:
     has no course in place, as in token-boosted, the one it tells needs no words)."""
     line = next(x for x in result.feedback if x.startswith("stopped iterating"))
     found = {}
-    for told in re.findall(r"about (\d+) sweeps? from 0(.*?), which settle", line):
+    for told in re.findall(r"about (\d+) sweeps? from 0(.*?), (?:where|enough)", line):
         done, kinds = int(told[0]), told[1]
         for kind, words in KIND.items():
             if words in kinds or (kind == "last" and not kinds):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from .._answer import Answer, Entry, Objective
 from .._errors import UsageError
-from ._reading import Printed, Reader, read_number
+from ._reading import Printed, Reader, numbered_action, read_number
 from ._registry import OutputFormat, register_format
 
 __all__ = ["ROW", "GridFormat", "board_rows", "grid_goal_problem", "labels"]
@@ -57,9 +57,14 @@ _VALUE_ROW = "'  1: 39.60   2: 39.79 ...'"
 _VALUE_SHAPE = f"a row of the table reads like {_VALUE_ROW}"
 
 
+def _numbered(actions: Sequence[str] | None) -> bool:
+    """Whether the actions are numbers (aims) rather than names (dice); the goal's is ``-``."""
+    return actions is not None and len(actions) > 0 and all(a.isdigit() for a in actions[:-1])
+
+
 def _action_row(actions: Sequence[str] | None) -> str:
     """A row of the action grid: aims (digits) or dice (names), as the assignment prints."""
-    if actions and all(a.isdigit() for a in actions[:-1]):
+    if _numbered(actions):
         return "'  1:     3   2:     5 ...'"
     return "'  1:  Blue   2:   Red ...'"
 
@@ -137,7 +142,8 @@ class GridFormat(OutputFormat):
             head, _ = reader.header(r"\s*" + _ACTIONS + r"\s*", _ACTIONS, end)
             shape = _action_row(answer.actions)
             grid, _ = reader.grid(head, squares, "optimal action by position", order, shape)
-            actions.update({f"{s}:action": token for s, (token, _) in grid.items()})
+            read = numbered_action if _numbered(answer.actions) else str
+            actions.update({f"{s}:action": read(token) for s, (token, _) in grid.items()})
         return Printed(numbers, actions, reader.finish())
 
     def entries(

@@ -15,7 +15,15 @@ import difflib
 import re
 from dataclasses import dataclass
 
-__all__ = ["OutputError", "Printed", "Reader", "not_a_row", "read_number", "read_square"]
+__all__ = [
+    "OutputError",
+    "Printed",
+    "Reader",
+    "not_a_row",
+    "numbered_action",
+    "read_number",
+    "read_square",
+]
 
 _ENTRY = re.compile(r"(\d+)\s*:\s*(\S+)")
 # An entry's value takes the whole non-space run and never gives part of it back: with a
@@ -29,6 +37,10 @@ _GRID_LINE = re.compile(r"\s*(?:\d+\s*:\s*(?=(\S+))\1\s*)+")
 # A line that stops a table before it is complete and starts with a digit was meant as one of
 # its rows: it is named as such, with the shape a row has.
 _ROW_LIKE = re.compile(r"\s*\d")
+# Two entries with no space between them ("39.600101: 39.600", from cells that end without
+# one): a value run that reaches the next square's colon. Boards of up to 99 squares hide
+# it where a 3-digit square number fills the cell's width.
+_RUN_TOGETHER = re.compile(r":\s*[^\s:]+:")
 
 
 def _letters(text: str) -> str:
@@ -64,6 +76,17 @@ def read_number(token: str, line: int, what: str, quote: bool = True, shape: str
         shown = f"{token[:40]!r}" if quote else "a word"
         tail = f"; {shape}" if shape else ""
         raise OutputError(line, f"{shown} is not a number ({what}){tail}") from None
+
+
+def numbered_action(token: str) -> str:
+    """An action printed as a number (an aim, a die's code) as the rules name it: numbers
+    are read, not compared as text, so ``2.0`` or ``02`` (from an array of floats, say) is
+    the aim ``2``. Any other text is left as printed, to be judged as it is."""
+    try:
+        number = float(token)
+    except ValueError:
+        return token
+    return str(int(number)) if number.is_integer() else token
 
 
 def not_a_row(text: str, line: int, what: str, shape: str, quote: bool = True) -> OutputError:
@@ -176,6 +199,12 @@ class Reader:
         missing = [s for s in squares if s not in found]
         if missing:
             if shape and i < len(self.lines) and _ROW_LIKE.match(self.lines[i]):
+                if _RUN_TOGETHER.search(self.lines[i]):
+                    raise OutputError(
+                        i + 1,
+                        f"two entries run together ({what}): end each value with a space, "
+                        f"as a row does: {shape}",
+                    )
                 raise not_a_row(self.lines[i], i + 1, what, shape, self.quote)
             hint = f"; a row reads like {shape}" if shape else ""
             shown = ", ".join(map(str, missing[:8])) + (" ..." if len(missing) > 8 else "")

@@ -7,7 +7,15 @@ import re
 from collections.abc import Sequence
 
 from .._answer import Answer, Entry
-from ._reading import OutputError, Printed, Reader, not_a_row, read_number, read_square
+from ._reading import (
+    OutputError,
+    Printed,
+    Reader,
+    not_a_row,
+    numbered_action,
+    read_number,
+    read_square,
+)
 from ._registry import ModuleEntry, OutputFormat, register_format
 
 __all__ = ["TrapLaneFormat"]
@@ -84,7 +92,7 @@ class TrapLaneFormat(OutputFormat):
             numbers[str(square)] = read_number(
                 cells.group(2), i, f"square {square}", reader.quote, shape
             )
-            actions[f"{square}:die"] = cells.group(3)
+            actions[f"{square}:die"] = numbered_action(cells.group(3))
         missing = [s for s in range(1, SQUARES + 1) if s not in rows]
         if missing and i < len(reader.lines) and _ROW_LIKE.match(reader.lines[i]):
             raise not_a_row(reader.lines[i], i + 1, "", _row_shape(missing[0]), reader.quote)

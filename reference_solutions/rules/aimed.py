@@ -11,7 +11,7 @@ import numpy as np
 from autograder import JumpBoard, Objective
 
 from .._analysis import AnalysisRules, Strategy, always, policy_values, runs, uniform
-from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
+from .._catalogue import COMMON_MISTAKES, RuleVariant, actions_from_zero, changed_params
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
 from ._jumps import (
     JUMP_EXTRA_TURN,
@@ -85,6 +85,13 @@ MISTAKES = (
         "the piece always moves exactly the aim",
         changed_params(noise=(0.0, 1.0, 0.0)),
         reread="the noise: an aim k moves k-1, k or k+1 with probabilities 1/4, 1/2, 1/4",
+    ),
+    RuleVariant(
+        "aims-from-zero",
+        "each aim is printed one lower than it is (counted from 0, as a list's index)",
+        actions_from_zero,
+        reread="the actions: print the aim itself (1 to the number of aims), not its place "
+        "in a list",
     ),
     *COMMON_MISTAKES,
 )

@@ -20,6 +20,7 @@ from .._catalogue import (
     COMMON_MISTAKES,
     Make,
     RuleVariant,
+    actions_from_zero,
     changed_game,
     changed_params,
     changed_rules,
@@ -323,6 +324,13 @@ MISTAKES = (
         "square 15 must be reached exactly, though the board is not a circle",
         changed_params(circle=True),
         reread="the circle: with circle = false, reaching or passing square 15 wins",
+    ),
+    RuleVariant(
+        "dice-from-zero",
+        "each die is printed one lower than its code (counted from 0, as a list's index)",
+        actions_from_zero,
+        reread="the dice: print each die's code (1 security, 2 normal, 3 risky), not its "
+        "place in a list",
     ),
     *COMMON_MISTAKES,
 )

@@ -214,7 +214,7 @@ def test_stopped_early_is_told_on_the_in_place_courses_too():
     assert found.mistakes == ("stopped-early",)
     assert (
         "about 2 sweeps from 0, updating the values in place, from the lowest square up, "
-        "which settle within the tolerance after about 4)" in found.lines[0]
+        "where the first value alone comes within the tolerance after about 4)" in found.lines[0]
     )
     down = expected(sweeps=(2.0, 4.0, 7.5, 9.995), sweeps_down=(5.001, 9.0, 9.995))
     assert (
@@ -230,6 +230,43 @@ def test_stopped_early_is_told_on_the_in_place_courses_too():
     same = expected(sweeps=(2.0, 5.0, 9.995), sweeps_up=(2.0, 5.0, 9.995))
     assert (
         "(your values look like about 2 sweeps from 0, each from the last sweep's values or "
-        "updating the values in place, from the lowest square up, which settle within the "
-        "tolerance after about 3)" in diagnose(printed(early), same, TOL).lines[0]
+        "updating the values in place, from the lowest square up, where the first value "
+        "alone comes within the tolerance after about 3)"
+        in diagnose(printed(early), same, TOL).lines[0]
+    )
+
+
+def test_stopped_where_the_first_value_is_right_is_not_told_to_sweep_as_often_as_it_did():
+    """A program that stops once its first value is within the tolerance has the rest
+    below theirs: its count is not the one it is told it needed."""
+    # Squares 1..3 lie behind a chute: more turns to go than from the start.
+    right = (10.0, 14.0, 13.0, 12.0, 8.0, 6.0, 5.0, 4.0, 3.0, 2.0, 0.0)
+    early = (9.995, 11.0, 11.0, 10.5, 8.0, 6.0, 5.0, 4.0, 3.0, 2.0, 0.0)
+    key = Expected(answer(right), sweeps=(2.0, 5.0, 9.995))
+    found = diagnose(printed(early), key, TOL)
+    assert found.mistakes == ("stopped-early",)
+    assert (
+        "(your values look like about 3 sweeps from 0, enough for the first value to come "
+        "within the tolerance but not for every value)" in found.lines[0]
+    )
+    assert "after about 3" not in found.lines[0]
+
+
+def test_the_token_tables_are_summed_up_in_words_that_agree_with_their_counts():
+    """Goal 10, tables for 2, 1 and 0 tokens: the 1-token table wrong on one square."""
+    tables = tuple((*(v + k for v in RIGHT[:-1]), 0.0) for k in range(3))
+    right = Answer("token-values", tables[2][0], tables)
+    numbers = {"start": tables[2][0]}
+    numbers |= {f"{s}@{k}": tables[k][s] for k in range(3) for s in range(1, 10)}
+    numbers["4@1"] += 1.0
+    found = diagnose(Printed(numbers, {}, ()), Expected(right), TOL)
+    assert found.lines[-1] == "tables: right with 2, 0 tokens; wrong with 1 token (1 square)."
+    assert found.hidden_lines[-1] == "tables: right with 2, 0 tokens; wrong with 1 token."
+    numbers["4@0"] += 1.0
+    numbers["5@0"] += 1.0
+    numbers["4@2"] += 1.0
+    numbers["5@2"] += 1.0
+    found = diagnose(Printed(numbers, {}, ()), Expected(right), TOL)
+    assert found.lines[-1] == (
+        "tables: wrong with 2 tokens (2 squares), 1 token (1 square), 0 tokens (2 squares)."
     )

@@ -380,6 +380,50 @@ def test_number_forms_in_the_trap_lane():
     assert mark(printed, expected, 0.0).right == 29
 
 
+# An aim or a die's code is a number too: printed from an array of floats ("2.0") or in
+# another form float reads, it is that action; text that is no whole number stays as printed.
+AIM_FORMS = {"2.0": "2", "02": "2", "+2": "2", "2e0": "2", "2.00": "2"}
+NOT_AN_AIM = ("2.5", "two", "nan", "inf", "-")
+
+
+@pytest.mark.parametrize(("form", "aim"), AIM_FORMS.items())
+def test_an_aim_is_read_as_a_number(form, aim):
+    expected = actions_expected(("1", "2", "3"))
+    actions = expected.answer.actions
+    assert actions is not None
+    lines = [*values_text(), "Optimal action by position:"]
+    lines += grid(GOAL, lambda s: form if actions[s] == aim else actions[s])
+    printed = parse_output("\n".join(lines), expected)
+    assert {printed.actions[f"{s}:action"] for s in range(1, GOAL) if actions[s] == aim} == {aim}
+    assert mark(printed, expected, 0.0).right == mark(parse_output(
+        "\n".join(actions_lines(expected)), expected), expected, 0.0).right  # fmt: skip
+
+
+@pytest.mark.parametrize("form", NOT_AN_AIM)
+def test_text_that_is_no_whole_number_is_kept_as_printed(form):
+    expected = actions_expected(("1", "2", "3"))
+    lines = [*values_text(), "Optimal action by position:", *grid(GOAL, lambda s: form)]
+    printed = parse_output("\n".join(lines), expected)
+    assert printed.actions["1:action"] == form
+    assert mark(printed, expected, 0.0).wrong  # and it is no aim
+
+
+def test_a_die_named_by_a_word_is_not_read_as_a_number():
+    """Efron's dice have names: "2.0" there is text, not the second die."""
+    expected = actions_expected(("Blue", "Black"))
+    lines = [*values_text(), "Optimal action by position:", *grid(GOAL, lambda s: "2.0")]
+    assert parse_output("\n".join(lines), expected).actions["1:action"] == "2.0"
+
+
+@pytest.mark.parametrize("form", ["3.0", "3.", "03", "3e0"])
+def test_a_trap_lane_die_is_read_as_a_number(form):
+    lines = trap_lines()
+    lines[2:] = ["%2d %8.4f %s" % (s, 15.0 - s, form) for s in range(1, 15)]
+    printed = parse_output("\n".join(lines), trap_expected())
+    assert set(printed.actions.values()) == {"3"}
+    assert mark(printed, trap_expected(), 0.0).right == 29
+
+
 # --- 5. blank lines: one warning per block; none for the reference format ------------------
 
 
@@ -472,3 +516,31 @@ def test_a_blank_line_inside_the_trap_table_is_one_warning():
 def test_blank_lines_around_the_answer_are_not_warned_about():
     text = "\n\n" + "\n".join(trap_lines()) + "\n\n\n"
     assert parse_output(text, trap_expected()).warnings == ()
+
+
+def test_cells_without_a_space_between_them_are_named_as_run_together():
+    """Cells written ``"%3d:%7.3f"`` read on boards of up to 100 squares, where the square
+    number's padding keeps them apart; from 101 on, a value meets the next square's number."""
+    from autograder._texts import hidden_unreadable
+
+    goal = 120
+    values = (*(float(goal - s) for s in range(goal)), 0.0)
+    expected = Expected(Answer("values", values[0], values))
+    lines = ["Expected turns per game: 120.00", "Expected turns remaining by position:"]
+    lines += ["".join("%3d:%7.3f" % (s, values[s]) for s in row) for row in snake_rows(goal)]
+    err = error("\n".join(lines), expected)
+    assert str(err) == (
+        "line 3: two entries run together (expected turns remaining by position): end each "
+        f"value with a space, as a row does: {VALUE_ROW}"
+    )
+    hidden = hidden_unreadable(str(err).partition(": ")[2])
+    assert hidden.endswith(
+        "two entries of a table run together: end each value with a space, as the handout's "
+        "rows do (a square numbered 100 or more fills its cell's width)"
+    )
+    # On 100 squares the same cells read (the top row starts with square 100).
+    lines = ["Expected turns per game: 100.00", "Expected turns remaining by position:"]
+    hundred = (*(float(100 - s) for s in range(100)), 0.0)
+    lines += ["".join("%3d:%7.3f" % (s, hundred[s]) for s in row) for row in snake_rows(100)]
+    printed = parse_output("\n".join(lines), Expected(Answer("values", 100.0, hundred)))
+    assert printed.numbers["99"] == 1.0
