@@ -83,6 +83,9 @@ RUN_PLACEHOLDERS = {"program", "stem", "folder", "board", "main_class"}
 BUILD_PLACEHOLDERS = {"program", "stem", "folder"}
 DEFAULT_MISSING = "{command} not found: {name} submissions cannot be graded here"
 SHOWN_COMPILER_LINES = 4  # of a build's complaints, in a submission's error row
+# What a build may leave (sources and class files), as a submission may be: each run copies
+# it under the same cap.
+BUILT_MOST_MB = 20
 MAIN_DESCRIPTOR = b"([Ljava/lang/String;)V"
 
 
@@ -257,7 +260,16 @@ class ConfiguredLanguage(Language):
                 raise SubmissionError(f"{program.name} does not compile:\n{shown}")
             out = Path(tempfile.mkdtemp(prefix="autograder-built-"))
             try:
-                shutil.copytree(stage, out, symlinks=True, dirs_exist_ok=True)
+                # What the build left is the student's doing, like the submission itself:
+                # its regular files only, counted by their size before a byte is written
+                # (a link out of the sandbox, a FIFO or a sparse file of gigabytes stays
+                # behind).
+                copy_submission(stage, staged, out, BUILT_MOST_MB << 20)
+            except SubmissionError:
+                remove_tree(out)
+                raise SubmissionError(
+                    f"{program.name}: the build made more than {BUILT_MOST_MB} MB"
+                ) from None
             except BaseException:
                 remove_tree(out)
                 raise

@@ -118,28 +118,49 @@ def _source(cell: dict[str, object], number: int, name: str) -> str:
     return source.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _starts_statement(lines: list[str]) -> bool:
-    """Whether a line after ``lines`` starts a statement: not inside brackets, a string or
-    after a backslash (there a ``%`` is Python's own operator)."""
-    text = "\n".join(lines) + "\n"
-    try:
-        for _ in tokenize.generate_tokens(iter(text.splitlines(keepends=True)).__next__):
-            pass
-    except tokenize.TokenError:
-        return False  # EOF inside a multi-line statement or string
-    except SyntaxError:
-        return True  # an inconsistent dedent: not a continuation
-    return True
-
-
 def _python(source: str) -> str:
     """``source`` with each line magic and shell escape made a ``pass`` with the magic as
-    its comment, at its own indentation."""
+    its comment, at its own indentation: a line starting with ``%`` or ``!`` where a
+    statement starts (not inside brackets, a string or after a backslash, where a ``%`` is
+    Python's own operator).
+
+    One pass of the tokenizer, fed a line at a time: when it asks for a line, the tokens of
+    the lines before it say whether a statement starts there (the last ended a statement,
+    or a line outside brackets, on the line just before: a line the tokenizer read without a
+    token is inside a string). Asking again from the start for every magic made a notebook
+    of 3,000 ``%x`` lines take 27 s of the grader's time."""
     lines = source.split("\n")
-    for i, line in enumerate(lines):
-        stripped = line.lstrip()
-        if stripped.startswith(("%", "!")) and _starts_statement(lines[:i]):
-            lines[i] = f"{line[: len(line) - len(stripped)]}pass  # {stripped}"
+    depth = 0  # brackets open
+    kind, row = tokenize.NEWLINE, 0  # the last token's type and the row (1-based) it ends on
+    given = 0  # the lines handed to the tokenizer so far
+
+    def readline() -> str:
+        nonlocal given
+        if given == len(lines):
+            return ""
+        i, given = given, given + 1
+        starts = row == i and (kind == tokenize.NEWLINE or (kind == tokenize.NL and depth == 0))
+        stripped = lines[i].lstrip()
+        if starts and stripped.startswith(("%", "!")):
+            lines[i] = f"{lines[i][: len(lines[i]) - len(stripped)]}pass  # {stripped}"
+        return lines[i] + "\n"
+
+    while given < len(lines):
+        base = given  # the lines before those this tokenizer reads (its row 1)
+        try:
+            for token in tokenize.generate_tokens(readline):
+                if token.type == tokenize.OP and token.string in "([{":
+                    depth += 1
+                elif token.type == tokenize.OP and token.string in ")]}":
+                    depth = max(0, depth - 1)
+                if token.type not in (tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                    kind, row = token.type, base + token.end[0]
+            break
+        except tokenize.TokenError:
+            break  # the end inside a multi-line statement or string: no line is left
+        except SyntaxError:
+            # An inconsistent dedent: the next line starts a statement, read afresh.
+            depth, kind, row = 0, tokenize.NEWLINE, given
     return "\n".join(lines)
 
 

@@ -149,6 +149,10 @@ class Reader:
             if index in self.used or not wanted:
                 continue
             start = _letters(line)[: len(wanted) + 2]
+            # (the ratio's bound from the lengths alone: a million short lines of chatter
+            # cost a second, not four)
+            if 2 * min(len(start), len(wanted)) < 0.9 * (len(start) + len(wanted)):
+                continue
             if (re.findall(r"\d+", start[: len(wanted)]) == digits
                     and difflib.SequenceMatcher(None, start, wanted).ratio() >= 0.9):  # fmt: skip
                 return index

@@ -297,3 +297,97 @@ def test_a_missing_compiler_is_one_line_and_the_others_are_graded(answers, tmp_p
         "bob.nojdk: no JDK installed (no-such-javac-here not found): nojdk submissions "
         "cannot be graded here",
     )
+
+
+# -- what a build leaves behind ------------------------------------------------------------
+
+PROCESSOR = """\
+import javax.annotation.processing.*;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+import java.util.Set;
+
+@SupportedAnnotationTypes("*")
+public class Proc extends AbstractProcessor {
+    @Override public SourceVersion getSupportedSourceVersion() {
+        return SourceVersion.latestSupported();
+    }
+    @Override public boolean process(Set<? extends TypeElement> a, RoundEnvironment r) {
+        throw new IllegalStateException("the student's processor ran inside javac");
+    }
+}
+"""
+
+
+def test_an_annotation_processor_in_a_submission_never_runs(answers, tmp_path):
+    """javac finds processors on its class path (the staged submission) and would run the
+    student's code at build time: the build turns that off, so this one compiles."""
+    jdk_or_skip()
+    tools = tmp_path / "proc"
+    _write(tools, "Proc.java", PROCESSOR)
+    subprocess.run(["javac", "-d", str(tools), str(tools / "Proc.java")], check=True,
+                   capture_output=True)  # fmt: skip
+    submission = tmp_path / "student"
+    _write(submission, "Classic.java", reference_program("classic", language="java"))
+    shutil.copy(tools / "Proc.class", submission / "Proc.class")
+    _write(submission / "META-INF" / "services", "javax.annotation.processing.Processor",
+           "Proc\n")  # fmt: skip
+    assignment = load_assignment("classic")
+    result = _grade(answers, "classic", submission, cases=answers.cases(assignment)[:1])
+    assert result.status == "graded" and result.score == result.max_score, result.problems
+
+
+BUILD_LEAVES = """\
+ln -s /dev/zero zero.class
+mkfifo pipe
+mkdir -p deep && ln -s / deep/root
+"""
+RUN_CHECKS = """\
+d="$(dirname "$0")"
+for f in zero.class pipe deep/root; do
+  if [ -e "$d/$f" ] || [ -L "$d/$f" ]; then echo "the build's $f was copied"; exit 3; fi
+done
+cat "$d/answer.txt"
+"""
+
+
+def _build_kind(tmp_path: Path, build: str) -> Path:
+    kind = (
+        '[[language]]\nname = "built-sh"\nsuffixes = [".bsh"]\nneeds = ["sh"]\n'
+        f'build = ["sh", "{{folder}}/{build}"]\nrun = ["sh", "{{program}}"]\n'
+    )
+    return _write(tmp_path, "languages.toml", kind)
+
+
+def test_a_build_leaves_no_link_or_fifo_for_the_runs(answers, tmp_path):
+    """Links (to /dev/zero, to /) and a FIFO made by the build stay behind; copying them
+    out would read without end, or block, in the grader's own process."""
+    assignment = load_assignment("classic")
+    public = answers.cases(assignment)[:1]
+    submission = tmp_path / "student"
+    _write(submission, "build.sh", BUILD_LEAVES)
+    _write(submission, "answer.txt", render(public[0].expected.answer))
+    _write(submission, "classic.bsh", RUN_CHECKS)
+    with declared(_build_kind(tmp_path, "build.sh")):
+        result = _grade(answers, "classic", submission, cases=public)
+    assert result.status == "graded" and result.score == result.max_score, (
+        result.problems,
+        [t.feedback[:2] for t in result.tests],
+    )
+
+
+def test_a_build_that_makes_more_than_a_submission_may_hold_is_refused(answers, tmp_path):
+    """A sparse file costs the build's folder nothing, and would cost the grader's disk
+    its full size if copied out: it is counted before a byte is written."""
+    assignment = load_assignment("classic")
+    public = answers.cases(assignment)[:1]
+    submission = tmp_path / "student"
+    # (two files: the build may write no one file this large; neither takes any room)
+    _write(submission, "build.sh", "truncate -s 15M a.bin && truncate -s 15M b.bin\n")
+    _write(submission, "classic.bsh", "echo never run\n")
+    with declared(_build_kind(tmp_path, "build.sh")):
+        result = _grade(answers, "classic", submission, cases=public)
+    assert result.status == "error"
+    assert result.problems == (
+        f"classic.bsh: the build made more than {_configured.BUILT_MOST_MB} MB",
+    )

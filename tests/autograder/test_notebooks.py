@@ -312,3 +312,60 @@ def test_starter_without_notebook_is_the_program_unchanged():
     done = subprocess.run([sys.executable, "-m", "autograder", "starter", "classic"],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0 and done.stdout.startswith("#!/usr/bin/env python3\n")
+
+
+# -- line magics: where a statement starts, found in one pass ------------------------------
+
+
+def test_a_magic_is_a_pass_only_where_a_statement_starts():
+    from autograder._notebook import _python
+
+    source = "\n".join([
+        "%matplotlib inline",   # a statement starts: the magic goes
+        "x = (5,",
+        "% 3)",                 # inside brackets: Python's own operator
+        "y = 7 \\",
+        "  % 2",                # after a backslash: the same
+        "s = '''",
+        "%not a magic",         # inside a string
+        "'''",
+        "if x:",
+        "    !ls -l",           # at its own indentation
+        "!pip install numpy",
+    ])  # fmt: skip
+    assert _python(source).split("\n") == [
+        "pass  # %matplotlib inline", "x = (5,", "% 3)", "y = 7 \\", "  % 2", "s = '''",
+        "%not a magic", "'''", "if x:", "    pass  # !ls -l", "pass  # !pip install numpy",
+    ]  # fmt: skip
+
+
+def test_a_string_after_an_inconsistent_dedent_still_keeps_its_percent_lines():
+    from autograder._notebook import _python
+
+    source = "if x:\n        y = 2\n    z = 3\nt = '''\n!not a shell escape\n'''\n%time f()"
+    lines = _python(source).split("\n")
+    assert lines[4] == "!not a shell escape" and lines[6] == "pass  # %time f()"
+
+
+def test_the_magics_of_a_cell_are_found_in_one_pass_of_the_tokenizer(monkeypatch):
+    """A cell of 3,000 magic lines: each line is read once, not once per magic after it
+    (which took 27 s of the grader's time, the batch waiting)."""
+    import tokenize
+
+    from autograder._notebook import _python
+
+    read: list[str] = []
+    real = tokenize.generate_tokens
+
+    def counting(readline):
+        def counted() -> str:
+            line = readline()
+            read.append(line)
+            return line
+
+        return real(counted)
+
+    monkeypatch.setattr(tokenize, "generate_tokens", counting)
+    lines = _python("%x\n" * 3000 + "print('hi')").split("\n")
+    assert lines[:3000] == ["pass  # %x"] * 3000 and lines[3000] == "print('hi')"
+    assert len(read) <= 3002

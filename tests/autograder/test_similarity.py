@@ -249,3 +249,13 @@ def test_a_batch_reads_each_submission_as_its_result_is_logged(tmp_path, example
     assert not [n for n in batch.notes if SIMILARITY in n], batch.notes
     with open(tmp_path / "out" / SIMILARITY, newline="") as file:
         assert [(r[0], r[1]) for r in list(csv.reader(file))[1:]] == [("alice", "bob")]
+
+
+def test_a_string_left_open_is_one_token_to_the_end_of_its_line():
+    assert tokens('x = "\\"\\"abc\ny = 1;', ".java") == ["N", "=", "S", "N", "=", "1", ";"]
+    assert tokens("c = 'open\nd = 'shut';", ".java") == ["N", "=", "S", "N", "=", "S", ";"]
+    # Python that does not tokenize is read the same way: a line of escaped quotes left
+    # open is one string, read once (it was read again from each quote: 14 s for 32 KB,
+    # the reports waiting; 256 KB, a file's cap, would take about half an hour).
+    text = 'print(1)\nx = (\n"' + '\\"' * 128_000
+    assert tokens(text, ".py")[-3:] == ["=", "(", "S"]
