@@ -290,6 +290,11 @@ def _submitted(submission: Submission) -> Iterator[Path]:
     for as long as the ``with`` lasts. Parts are held to a submission's caps before
     anything is copied, and must be files, not links: the download is not the grader's."""
     if not submission.parts:
+        # A link is graded nowhere else (one inside a folder is left out, an archive holding
+        # one is refused): here it would grade another's work, or any file, under its name.
+        if submission.path.is_symlink():
+            raise SubmissionError(f"{submission.path.name}: a symbolic link, so it is not "
+                                  "graded; put the submission itself in the folder")  # fmt: skip
         yield submission.path
         return
     name = submission.path.name

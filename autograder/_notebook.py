@@ -96,6 +96,8 @@ def read_notebook(path: Path) -> list[dict[str, object]]:
         ) from None
     except OSError as err:
         raise SubmissionError(f"{path.name}: cannot be read ({err.strerror})") from None
+    except RecursionError:  # (a notebook is a few levels deep; this one, thousands)
+        raise SubmissionError(f"{path.name}: not a notebook (JSON nested too deeply)") from None
     if not isinstance(data, dict) or "nbformat" not in data:
         raise SubmissionError(f"{path.name}: not a Jupyter notebook (no nbformat)")
     if data["nbformat"] != 4:

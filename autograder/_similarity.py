@@ -156,7 +156,7 @@ def _notebook_code(text: str) -> str:
     """The code cells of a notebook, one after the other (magics and shell lines out)."""
     try:
         cells = json.loads(text).get("cells", [])
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return ""
     code = []
     for one in cells if isinstance(cells, list) else []:

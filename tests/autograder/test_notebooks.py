@@ -269,7 +269,11 @@ def test_a_trap_lane_notebook_that_runs_itself_is_run_as_a_script(tmp_path):
          "classic.ipynb: the notebook has no code cells"),
         ('{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}]}',
          "classic.ipynb: malformed notebook (code cell 1 has no source)"),
+        ('{"nbformat": 4, "cells": ' + "[" * 200_000 + "]" * 200_000 + "}",
+         "classic.ipynb: not a notebook (JSON nested too deeply)"),
     ],
+    ids=["malformed", "nbformat-3", "no-nbformat", "markdown-only", "blank-code", "no-source",
+         "nested-deep"],
 )  # fmt: skip
 def test_a_file_that_is_no_notebook_is_a_one_line_error_naming_it(tmp_path, text, says):
     path = tmp_path / "classic.ipynb"

@@ -46,6 +46,27 @@ def test_a_hidden_submission_is_named_and_a_systems_own_files_are_not(tmp_path):
     ]
 
 
+def test_a_link_in_the_folder_is_an_error_row_not_its_target_graded(tmp_path):
+    """A link would grade another student's work, or any file, under its own name."""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "alice.py").write_text(reference_program("classic"))
+    (subs / "mallory.py").symlink_to(subs / "alice.py")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "classic.py").write_text(reference_program("classic"))
+    (subs / "bob").symlink_to(tmp_path / "elsewhere")
+    batch = grade_folder("classic", subs, tmp_path / "out", answers=ReferenceAnswers(),
+                         cases=public_board("classic"), isolation="process")  # fmt: skip
+    by = {r.student: r for r in batch.results}
+    assert by["alice"].score == by["alice"].max_score
+    for name, entry in (("mallory", "mallory.py"), ("bob", "bob")):
+        assert by[name].status == "error" and by[name].score == 0
+        assert by[name].problems == (
+            f"{entry}: a symbolic link, so it is not graded; put the submission itself in "
+            "the folder",
+        )
+
+
 def test_canvas_names_keep_the_newest_submission(tmp_path):
     touch(tmp_path / "lovelaceada_12345_900001_classic.py")
     touch(tmp_path / "lovelaceada_LATE_12345_900007_classic-1.py")
