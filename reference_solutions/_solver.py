@@ -536,7 +536,10 @@ def _dense_start(
     model = dense.model
     if hint is not None and not dense.single:
         tried = hint[dense.live]
-        evaluated = dense.evaluate_if_proper(tried)
+        # (under a discount every policy has values: there is nothing to prove)
+        evaluated = (
+            dense.evaluate(tried) if model.discount < 1.0 else dense.evaluate_if_proper(tried)
+        )
         if evaluated is not None:
             return tried, evaluated
     if dense.single:

@@ -4,6 +4,8 @@ board from the board's own solution."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -70,13 +72,15 @@ def test_a_warm_start_ends_at_the_rules_values_by_an_independent_solver():
     np.testing.assert_allclose(got, expected[: len(got)], atol=1e-7)
 
 
-# (aimed's own start already finds its optimal policy on the standard board)
+# (aimed's own start already finds its optimal policy on the standard board; discounted,
+# every policy has values, and nothing need prove the start proper)
+@pytest.mark.parametrize("discount", [1.0, 0.9])
 @pytest.mark.parametrize("name", ["boosted", "efron", "token-boosted"])
-def test_the_optimal_policy_as_warm_start_settles_at_once(name):
+def test_the_optimal_policy_as_warm_start_settles_at_once(name, discount):
     """Proof the start is taken: from the optimal policy, each stage (or the whole model)
     needs the one evaluation that shows nothing improves."""
     rules, params = GAMES[name]
-    model = rules.build(standard_board(), params).model
+    model = dataclasses.replace(rules.build(standard_board(), params).model, discount=discount)
     cold = policy_iteration(model)
     warm = policy_iteration(model, warm_start=cold.policy)
     stages = 1 if model.stage is None else np.unique(model.stage).size
