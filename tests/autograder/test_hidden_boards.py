@@ -80,7 +80,7 @@ SETTINGS = (
     r"not run: the program ran out of time on \d+ boards already",
     r"below 1e-9",
     r"the goal's value is 0",
-    r"\b\d+ tokens\b",  # which token tables: the rules' count
+    r"\b\d+ tokens?\b",  # which token tables: the rules' count
 )
 
 
