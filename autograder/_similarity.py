@@ -87,14 +87,14 @@ _OTHER_KEYWORDS = {
     "static", "struct", "super", "switch", "this", "throw", "throws", "try", "var", "void",
     "while", "end", "elseif",
 }  # fmt: skip
-# A string left open runs to the end of its line, as one token: read again from each of its
-# quotes (the quote as an operator, then the next quote's string), a line of 32,000
-# escaped quotes took 14 s, the grader's reports waiting.
+# A string left open runs to the end of its line (or of the file, a lone backslash last), as
+# one token: read again from each of its quotes (the quote as an operator, then the next
+# quote's string), a line of 32,000 escaped quotes took 14 s, the grader's reports waiting.
 _OTHER = re.compile(
     r"""
     (?P<space>\s+)
   | (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z)|\#[^\n]*)
-  | (?P<string>"(?:\\.|[^"\\\n])*(?:"|(?=\n)|\Z)|'(?:\\.|[^'\\\n])*(?:'|(?=\n)|\Z))
+  | (?P<string>"(?:\\.|\\\Z|[^"\\\n])*(?:"|(?=\n)|\Z)|'(?:\\.|\\\Z|[^'\\\n])*(?:'|(?=\n)|\Z))
   | (?P<number>(?:0[xX][0-9a-fA-F_]+|\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?
                   |\.\d+(?:[eE][+-]?\d+)?)[lLfFdD]?)
   | (?P<name>[^\W\d]\w*)

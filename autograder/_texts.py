@@ -136,8 +136,9 @@ _HIDDEN_ERRORS = (
      "board (the board file says how many squares there are)"),
     (("appears twice", "printed again"), "part of the answer is printed twice"),
     (("comes before",), "the parts of the answer are not in the order the handout prints them"),
+    # (never "from square 100 on": that would tell the board's size)
     (("run together",), "two entries of a table run together: end each value with a space, as "
-     "the handout's rows do (a square numbered 100 or more fills its cell's width)"),
+     "the handout's rows do"),
     (("not a number", "not a row"), "a line of the answer cannot be read as the handout shows it"),
 )  # fmt: skip
 _HIDDEN_ERROR = "the answer is not printed as the handout shows it"

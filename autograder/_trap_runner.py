@@ -28,7 +28,8 @@ def main() -> None:
     try:
         expec, dice = result
         expec = [float(v) for v in expec]
-        dice = [int(d) for d in dice]
+        # (a die's code as a number reads: 3.0 is die 3, but 2.7 is no die, not die 2)
+        dice = [int(d) if float(d).is_integer() else float(d) for d in dice]
     except (TypeError, ValueError) as err:
         sys.exit(f"markovDecision must return [Expec, Dice] (numbers, die codes): {err}")
     if len(expec) != 14 or len(dice) != 14:

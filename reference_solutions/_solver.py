@@ -536,10 +536,9 @@ def _dense_start(
     model = dense.model
     if hint is not None and not dense.single:
         tried = hint[dense.live]
-        # (under a discount every policy has values: there is nothing to prove)
-        evaluated = (
-            dense.evaluate(tried) if model.discount < 1.0 else dense.evaluate_if_proper(tried)
-        )
+        # (discounted, no solve proves a start proper: it goes the usual way, which refuses
+        # a model with a state that cannot reach the goal, as a cold solve does)
+        evaluated = dense.evaluate_if_proper(tried)
         if evaluated is not None:
             return tried, evaluated
     if dense.single:

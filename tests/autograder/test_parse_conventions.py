@@ -11,6 +11,7 @@ the numbers expected are what ``float`` reads from the tokens written.
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -535,12 +536,34 @@ def test_cells_without_a_space_between_them_are_named_as_run_together():
     )
     hidden = hidden_unreadable(str(err).partition(": ")[2])
     assert hidden.endswith(
-        "two entries of a table run together: end each value with a space, as the handout's "
-        "rows do (a square numbered 100 or more fills its cell's width)"
+        "two entries of a table run together: end each value with a space, as the handout's rows do"
     )
+    assert not re.search(r"\d", hidden)  # nothing of the board's size
     # On 100 squares the same cells read (the top row starts with square 100).
     lines = ["Expected turns per game: 100.00", "Expected turns remaining by position:"]
     hundred = (*(float(100 - s) for s in range(100)), 0.0)
     lines += ["".join("%3d:%7.3f" % (s, hundred[s]) for s in row) for row in snake_rows(100)]
     printed = parse_output("\n".join(lines), Expected(Answer("values", 100.0, hundred)))
     assert printed.numbers["99"] == 1.0
+
+
+def test_a_module_s_dice_as_floats_print_as_the_dice_they_are(tmp_path):
+    """The trap lane's runner prints what markovDecision returns: 3.0 is die 3, while 2.7
+    is no die (not die 2, as int() would make it)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import autograder
+
+    runner = Path(autograder.__file__).parent / "_trap_runner.py"
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"layout": [0] * 15, "circle": False}))
+    module = tmp_path / "dice.py"
+    module.write_text("def markovDecision(layout, circle):\n"
+                      "    return [[1.0] * 14, [3.0] * 13 + [2.7]]\n")  # fmt: skip
+    done = subprocess.run([sys.executable, str(runner), str(module), str(board)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    rows = done.stdout.splitlines()[2:]
+    assert [row.split()[2] for row in rows] == ["3"] * 13 + ["2.7"]

@@ -259,3 +259,4 @@ def test_a_string_left_open_is_one_token_to_the_end_of_its_line():
     # the reports waiting; 256 KB, a file's cap, would take about half an hour).
     text = 'print(1)\nx = (\n"' + '\\"' * 128_000
     assert tokens(text, ".py")[-3:] == ["=", "(", "S"]
+    assert tokens(text + "\\", ".py")[-3:] == ["=", "(", "S"]  # a lone backslash last

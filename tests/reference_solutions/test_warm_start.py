@@ -4,12 +4,10 @@ board from the board's own solution."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
-from autograder import JumpBoard, standard_board
+from autograder import GoalUnreachable, JumpBoard, standard_board
 from reference_solutions import policy_iteration, value_iteration
 from reference_solutions._model import build_model
 from reference_solutions.rules import aimed, boosted, efron, token_boosted
@@ -72,15 +70,13 @@ def test_a_warm_start_ends_at_the_rules_values_by_an_independent_solver():
     np.testing.assert_allclose(got, expected[: len(got)], atol=1e-7)
 
 
-# (aimed's own start already finds its optimal policy on the standard board; discounted,
-# every policy has values, and nothing need prove the start proper)
-@pytest.mark.parametrize("discount", [1.0, 0.9])
+# (aimed's own start already finds its optimal policy on the standard board)
 @pytest.mark.parametrize("name", ["boosted", "efron", "token-boosted"])
-def test_the_optimal_policy_as_warm_start_settles_at_once(name, discount):
+def test_the_optimal_policy_as_warm_start_settles_at_once(name):
     """Proof the start is taken: from the optimal policy, each stage (or the whole model)
     needs the one evaluation that shows nothing improves."""
     rules, params = GAMES[name]
-    model = dataclasses.replace(rules.build(standard_board(), params).model, discount=discount)
+    model = rules.build(standard_board(), params).model
     cold = policy_iteration(model)
     warm = policy_iteration(model, warm_start=cold.policy)
     stages = 1 if model.stage is None else np.unique(model.stage).size
@@ -116,6 +112,27 @@ LOOP = dict(
 )
 
 
+@pytest.mark.parametrize("discount", [1.0, 0.9])
+def test_a_model_with_a_state_that_cannot_reach_the_goal_is_refused_warm_or_cold(discount):
+    """State 2 only ever stays where it is: a cold solve refuses the model (its values would
+    mean nothing under the rules), and so must a warm one, discounted too."""
+    model = build_model(
+        n_states=3,
+        pair_state=[1, 2],
+        pair_action=[0, 0],
+        outcome_pair=[0, 1],
+        outcome_state=[0, 2],
+        outcome_prob=[1.0, 1.0],
+        outcome_cost=1.0,
+        action_names=("go",),
+        discount=discount,
+    )
+    with pytest.raises(GoalUnreachable):
+        policy_iteration(model)
+    with pytest.raises(GoalUnreachable):
+        policy_iteration(model, warm_start=np.array([-1, 0, 1]))
+
+
 def test_an_improper_warm_start_is_not_taken():
     model = build_model(**LOOP)
     stay = np.array([-1, 1])  # state 1 keeps its piece forever
@@ -135,7 +152,11 @@ def test_an_improper_warm_start_is_not_taken():
     ids=["too-long", "no-such-pair", "terminal-with-pair", "live-without-pair"],
 )
 def test_a_warm_start_that_does_not_fit_is_ignored(hint):
+    from reference_solutions._solver import _fitting
+
     model = build_model(**LOOP)
+    assert _fitting(model, hint) is None  # (taken, some would still end right: not this)
+    assert _fitting(model, np.array([-1, 0])) is not None
     solved = policy_iteration(model, warm_start=hint)
     assert solved.values.tolist() == [0.0, 1.0]
     assert solved.action(1) == "go"
