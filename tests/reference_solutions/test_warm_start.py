@@ -116,17 +116,9 @@ LOOP = dict(
 def test_a_model_with_a_state_that_cannot_reach_the_goal_is_refused_warm_or_cold(discount):
     """State 2 only ever stays where it is: a cold solve refuses the model (its values would
     mean nothing under the rules), and so must a warm one, discounted too."""
-    model = build_model(
-        n_states=3,
-        pair_state=[1, 2],
-        pair_action=[0, 0],
-        outcome_pair=[0, 1],
-        outcome_state=[0, 2],
-        outcome_prob=[1.0, 1.0],
-        outcome_cost=1.0,
-        action_names=("go",),
-        discount=discount,
-    )
+    hopeless = dict(n_states=3, pair_state=[1, 2], pair_action=[0, 0], outcome_state=[0, 2],
+                    outcome_cost=1.0, action_names=("go",))  # fmt: skip
+    model = build_model(**(LOOP | hopeless), discount=discount)
     with pytest.raises(GoalUnreachable):
         policy_iteration(model)
     with pytest.raises(GoalUnreachable):
