@@ -679,8 +679,9 @@ def _iterate_by_stage(
     ``_STAGE_DENSE_MOST`` states goes the small models' path (``_dense``), whose start's
     solve proves that policy proper, or else starts its own way. Given ``hint`` (a policy
     of ``model``), every stage starts from its part of that instead: in the catalogue's
-    games (a board under other rules, from the board's own policy) 26% fewer policies in
-    all than from the stage before, on 15 drawn token-boosted boards.
+    games (a board under other rules, from the board's own policy) on 15 drawn
+    token-boosted boards, 2,173 policies in all against 2,940 without it, and 2,241 when
+    only the first stage with a choice took it and the others the stage before's.
 
     A stage whose start is not proven proper is searched for a route to the goal from
     each of its states (its exits lead there, the stages before it being solved), and
