@@ -188,14 +188,21 @@ def _negated(problem: Problem, solution: Solution, answer: Answer) -> Answer | N
     return dataclasses.replace(answer, start_value=-answer.start_value, values=neg)
 
 
-def _discounted(problem: Problem) -> Game | None:
-    game = problem.game
-    if game.model.maximize or game.model.discount < 1.0:
-        return None
-    model = dataclasses.replace(game.model, discount=0.9)
-    return cast(Game, dataclasses.replace(cast(Any, game), model=model))
+def _discounted(by: float) -> Callable[[Problem], Game | None]:
+    def build(problem: Problem) -> Game | None:
+        game = problem.game
+        if game.model.maximize or game.model.discount < 1.0:
+            return None
+        model = dataclasses.replace(game.model, discount=by)
+        return cast(Game, dataclasses.replace(cast(Any, game), model=model))
+
+    return build
 
 
+_NO_DISCOUNT = "the objective: every turn costs 1, with no discount (gamma = 1)"
+# 0.9, a textbook's; 0.99, many a course's default. Iterated to the end, the values of 0.99
+# are below the right ones and more so far from the goal, and the start value lies on value
+# iteration's course from 0: unnamed, such a program was told it stopped too early.
 COMMON_MISTAKES = (
     RuleVariant(
         "negated",
@@ -206,8 +213,14 @@ COMMON_MISTAKES = (
     RuleVariant(
         "discounted",
         "each later turn is discounted by 0.9",
-        changed_game(_discounted),
-        reread="the objective: every turn costs 1, with no discount (gamma = 1)",
+        changed_game(_discounted(0.9)),
+        reread=_NO_DISCOUNT,
+    ),
+    RuleVariant(
+        "discounted-0.99",
+        "each later turn is discounted by 0.99",
+        changed_game(_discounted(0.99)),
+        reread=_NO_DISCOUNT,
     ),
 )
 

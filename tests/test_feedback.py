@@ -164,6 +164,35 @@ def test_a_policy_that_always_rolls_red_is_told_what_it_costs(graded):
     assert float(m.group(2)) < float(m.group(1))
 
 
+@pytest.mark.parametrize("discount", [0.9, 0.99])
+def test_a_discount_where_none_is_asked_is_named_not_told_to_iterate_longer(discount):
+    """Classic with a discount, iterated to the end (plain sweeps written here from the
+    rules): 0.99's values are below the right ones and more so far from the goal, as a
+    stopped iteration's are, yet more sweeps would change nothing."""
+    from tests.independent import goes_to, land
+
+    assignment = load_assignment("classic")
+    case = answer_key("classic", hidden=False)[0]
+    goal = case.board["goal"]
+    table = goes_to(goal, case.board["jumps"])
+    values = [0.0] * (goal + 1)
+    for _ in range(100_000):
+        change = 0.0
+        for i in range(goal):
+            new = 1 + discount * sum(values[land(goal, table, "stay", i, m)] for m in
+                                     range(1, 7)) / 6  # fmt: skip
+            change, values[i] = max(change, abs(new - values[i])), new
+        if change < 1e-13:
+            break
+    answer = dataclasses.replace(case.expected.answer, start_value=values[0],
+                                 values=tuple(values))  # fmt: skip
+    result = grade_output(case, render(answer), assignment)
+    assert result.mistakes == ("discounted" if discount == 0.9 else "discounted-0.99",)
+    said = " ".join(result.feedback)
+    assert f"your answer matches a game where each later turn is discounted by {discount}" in said
+    assert "stopped iterating" not in said
+
+
 def test_a_policy_caught_in_a_loop_is_told_a_square_on_the_loop():
     """Blue (always 3) on every square of a board whose chutes close each run of 3 into a
     loop (3, 6, 9 -> 3; 1, 4, 7, 10 -> 1; 2, 5, 8, 11 -> 2): every die from the start ends in
