@@ -236,7 +236,7 @@ def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
     right = [t for t in order if t not in bad]
     parts = []
     if right:
-        parts.append("right with " + ", ".join(right) + (" token" if right == ["1"] else " tokens"))
+        parts.append("right with " + _tokens(", ".join(right)))
     if bad:
         shown = [_tokens(t) + (f" ({_squares(bad[t])})" if counted else "")
                  for t in order if t in bad]  # fmt: skip
@@ -244,8 +244,9 @@ def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
     return "; ".join(parts)
 
 
-def _tokens(count: str) -> str:
-    return f"{count} token" + ("" if count == "1" else "s")
+def _tokens(counts: str) -> str:
+    """``counts`` (one token count, or several joined) with the word that agrees."""
+    return f"{counts} token" + ("" if counts == "1" else "s")
 
 
 def _squares(count: int) -> str:
