@@ -40,9 +40,12 @@ METADATA = "submission_metadata.json"
 MANIFEST = "manifest.json"
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 PROJECT = Path(__file__).resolve().parent.parent
-# What the zip carries of this project: the code, the configuration and the templates.
-PROJECT_PARTS = ("pyproject.toml", "README.md", "autograder", "reference_solutions",
+# What the zip carries of this project: the code, the configuration and the templates, and
+# setup.py, with which setup.sh builds the solver's compiled kernel for Gradescope's Python.
+PROJECT_PARTS = ("pyproject.toml", "setup.py", "README.md", "autograder", "reference_solutions",
                  "starter_code", "assignments")  # fmt: skip
+# Built for this machine's Python (the kernel, where pip built it in place): not shipped.
+COMPILED = (".so", ".pyd")
 SCRIPTS = Path(__file__).resolve().parent / "gradescope"  # setup.sh, run_autograder
 
 
@@ -97,6 +100,8 @@ def build_gradescope(
             path = PROJECT / part
             files = tree_files(path) if path.is_dir() else [("", path)]
             for rel, file in files:
+                if file.suffix in COMPILED:
+                    continue
                 name = f"project/{part}" + (f"/{rel}" if rel else "")
                 yield name, file.read_bytes(), stat.S_IMODE(file.stat().st_mode)
 

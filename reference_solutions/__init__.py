@@ -48,6 +48,7 @@ from ._solver import (
     proper_policy,
     q_values,
     solve,
+    solver_kind,
     value_iteration,
 )
 from ._source import ReferenceAnswers
@@ -108,6 +109,7 @@ __all__ = [
     "solution_json",
     "solve",
     "solve_problem",
+    "solver_kind",
     "square_map",
     "student_variant",
     "value_iteration",

@@ -22,6 +22,11 @@ from ._linear import rows_of as _rows
 from ._linear import solve_chain
 from ._model import Model
 
+try:
+    from . import _kernel as _compiled
+except ImportError:  # installed where no C compiler was found: the numpy path alone
+    _compiled = None  # type: ignore[assignment]
+
 __all__ = [
     "NotConverged",
     "Solution",
@@ -31,6 +36,7 @@ __all__ = [
     "proper_policy",
     "q_values",
     "solve",
+    "solver_kind",
     "value_iteration",
     "visited",
 ]
@@ -63,6 +69,15 @@ _SWEPT_POLICIES = 3
 # squares 16.2 against 36.3, on 300 28.4 against 31.7 (already staged, each stage on the
 # sparse path); the standard board alike (3.8 and 3.9 ms).
 _STAGE_DENSE_MOST = 3_000
+
+
+# Models of up to this many states are solved by the compiled kernel (``_kernel.c``) first,
+# the numpy path taking over where it declines. Its cost grows with the states times those
+# moves lead back to (a board's chute tails, a tenth of its squares on the benchmarks'
+# boards): measured (2026-12-01, benchmarks/bench_compare.py's boards), 1.5 to 5 times
+# faster than the numpy path up to 3,001 states (classic, aimed and efron on 3,000
+# squares; boosted on 300, 2,101 states), 0.6 to 0.8 times on 7,001 (boosted on 1,000).
+KERNEL_STATES = 4_096
 
 
 class NotConverged(RuntimeError):
@@ -465,6 +480,11 @@ def policy_iteration(
 ) -> Solution:
     """Howard's policy iteration from a proper policy, each policy evaluated exactly.
 
+    A model of up to ``KERNEL_STATES`` states is solved by the compiled kernel
+    (``_kernel.c``: the same rules, and the same solution to rounding), a model in stages
+    a stage at a time by it; the numpy path below serves the rest, and where the kernel
+    declines or is not built.
+
     A model with stages (:class:`Model`) is solved one stage at a time when it is large, or
     when its stages are small enough for the small models' path (``iterations`` then
     counts the evaluations of all stages together). A small model
@@ -478,6 +498,10 @@ def policy_iteration(
     tried first where it fits and is proven proper: the solution of the same board under
     other rules, say, as the catalogue of mistakes solves a dozen games per board. It
     changes where the iteration starts, never where it ends."""
+    if model.stage is None and (
+        solved := _kernel_solution(model, max_iterations, tie_tolerance, warm_start)
+    ):
+        return solved
     hint = _fitting(model, warm_start)
     if model.stage is not None and (model.n_states > STAGED_LIMIT or _small_stages(model)):
         values, iterations = _iterate_by_stage(model, max_iterations, hint)
@@ -487,6 +511,34 @@ def policy_iteration(
         first = hint if hint is not None and _proper(model, hint) else _first_policy(model)
         values, iterations, _ = _iterate(model, first, max_iterations)
     return _finish(model, values, iterations, None, "policy_iteration", tie_tolerance)
+
+
+def solver_kind() -> str:
+    """Which solver this installation runs, in words (``autograder --version`` says it)."""
+    if _compiled is None:
+        return "numpy path only (the compiled kernel was not built: no C compiler at install)"
+    return "compiled kernel"
+
+
+def _kernel_solution(
+    model: Model, max_iterations: int, tie_tolerance: float, warm_start: np.ndarray | None
+) -> Solution | None:
+    """:func:`policy_iteration` by the compiled kernel, or ``None`` where it declines (or
+    is not built): a model it does not take, a state that cannot reach the goal, a policy
+    too many, a numerical failure. The numpy path then solves the model as it always did,
+    and raises what it raises."""
+    if _compiled is None or model.n_states > KERNEL_STATES:
+        return None
+    T = model.transitions
+    status, iterations, residual, values, q, policy, optimal = _compiled.solve(
+        model.pair_start, T.indptr, T.indices, T.data, model.outcome_cost,
+        model.terminal_value, model.discount, model.maximize, tie_tolerance, max_iterations,
+        KERNEL_STATES, warm_start,
+    )  # fmt: skip
+    if status != _compiled.SOLVED:
+        return None
+    return Solution(model, values, q, policy, optimal, iterations, residual, residual,
+                    "policy_iteration")  # fmt: skip
 
 
 def _fitting(model: Model, policy: np.ndarray | None) -> np.ndarray | None:
@@ -705,8 +757,13 @@ def _iterate_by_stage(
         elif shape is not None and np.array_equal(shape, part.pair_start[: states.size + 1]):
             start = np.full(part.n_states, -1, dtype=np.int64)
             start[: states.size] = policy
-        dense = DenseModel.of(part) if states.size <= _STAGE_DENSE_MOST else None
-        if dense is not None:  # (whose start's own solve proves it proper, or not)
+        # (The kernel's own start does as well as the stage before's policy: the standard
+        # board, 3 tokens, 8 policies in 1.43 ms against 9 in 1.47; a caller's hint it takes.)
+        kernel = _kernel_solution(part, max_iterations, 0.0, start if hint is not None else None)
+        dense = None if kernel or states.size > _STAGE_DENSE_MOST else DenseModel.of(part)
+        if kernel is not None:
+            part_values, iterations, part_policy = kernel.values, kernel.iterations, kernel.policy
+        elif dense is not None:  # (whose start's own solve proves it proper, or not)
             solved = _dense_policy_iteration(dense, max_iterations, 0.0, start)
             part_values, iterations, part_policy = solved.values, solved.iterations, solved.policy
         else:

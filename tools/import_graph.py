@@ -31,11 +31,15 @@ def module_name(path: Path) -> str:
 
 
 def source_files() -> dict[str, Path]:
+    """Each module's source; a compiled module's is its stub (``_kernel.pyi`` beside
+    ``_kernel.c``), which imports nothing of the project."""
     files = {}
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             if "__pycache__" not in path.parts:
                 files[module_name(path)] = path
+        for path in sorted((ROOT / package).rglob("*.pyi")):
+            files.setdefault(module_name(path), path)
     return files
 
 

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from reference_solutions import solver_kind
+
 from .. import UsageError
 from . import (
     analyze,
@@ -66,7 +68,8 @@ def parser() -> argparse.ArgumentParser:
         prog="autograder",
         description="Autograded Markov-decision-process assignments on Chutes and Ladders.",
     )
-    top.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    top.add_argument("--version", action="version",
+                     version=f"%(prog)s {_version()}; solver: {solver_kind()}")  # fmt: skip
     verbs = top.add_subparsers(dest="verb", required=True, metavar="COMMAND")
     for verb, module in VERBS.items():
         module.add_arguments(verbs.add_parser(verb, help=module.HELP))

@@ -35,6 +35,14 @@ with open(sys.argv[1], "rb") as file:
     print("\n".join(tomllib.load(file)["project"]["dependencies"]))
 END
 "$ROOT/venv/bin/python" -m pip install --quiet -r "$ROOT/requirements.txt"
+# The solver's compiled kernel (reference_solutions/_kernel.c), built in place for this
+# Python; where no C compiler or Python headers are found, the solver runs its numpy path
+# alone (slower, the same answers), and this says so.
+"$ROOT/venv/bin/python" -m pip install --quiet setuptools \
+    && (cd "$SOURCE/project" && "$ROOT/venv/bin/python" setup.py --quiet build_ext --inplace) \
+    || true
+PYTHONPATH="$SOURCE/project" "$ROOT/venv/bin/python" -c 'import reference_solutions._kernel' \
+    2>/dev/null || echo "solver kernel not built: the solver runs its numpy path alone"
 # bubblewrap gives submissions no network and a read-only view of the system, where the
 # machine allows namespaces; without it they still run as an unprivileged user.
 if ! command -v bwrap >/dev/null 2>&1; then

@@ -120,6 +120,34 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive)
             assert subprocess.run(["bash", "-n"], input=text, timeout=10).returncode == 0
 
 
+def test_the_zip_carries_the_kernels_source_and_setup_sh_builds_it(archive, tmp_path):
+    """No binary built for this machine's Python goes into the zip (Gradescope's may be
+    another); its source and setup.py do, and the build setup.sh runs makes a kernel that
+    the unpacked project imports and solves with."""
+    with zipfile.ZipFile(archive) as zipped:
+        names = set(zipped.namelist())
+        assert {"project/setup.py", "project/reference_solutions/_kernel.c"} <= names
+        assert not any(n.endswith((".so", ".pyd")) for n in names)
+        setup = zipped.read("setup.sh").decode()
+        zipped.extractall(tmp_path)
+    build = "setup.py --quiet build_ext --inplace"
+    assert build in setup
+    project = tmp_path / "project"
+    done = subprocess.run([sys.executable, *build.split()], cwd=project, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    probe = (
+        "import reference_solutions._kernel as k, reference_solutions as r;"
+        "assert k.__file__.startswith(r.__path__[0]);"
+        "m = r.make_problem('trap-lane').game.model;"
+        "assert r._solver._kernel_solution(m, 100, 1e-9, None) is not None"
+    )
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+
+
 def test_a_correct_submission_gets_full_marks_on_its_own_board(variants, archive, tmp_path):
     users = [{"email": "ALAN@uni.example", "id": 901, "name": "Alan"}]
     results = run_autograder(archive, tmp_path, own_program(variants, "s2"), users)

@@ -215,10 +215,19 @@ def test_a_setting_the_rules_would_ignore_is_said_and_how_to_use_it(capsys):
     capsys.readouterr()
 
 
-def test_version_names_the_installed_package(capsys):
+def test_version_names_the_installed_package_and_its_solver(capsys):
     import tomllib
     from pathlib import Path
+    from unittest import mock
+
+    from reference_solutions import _solver
 
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    version = project["project"]["version"]
     assert main_exit(["--version"]) == 0
-    assert capsys.readouterr().out == f"autograder {project['project']['version']}\n"
+    assert capsys.readouterr().out == f"autograder {version}; solver: compiled kernel\n"
+    with mock.patch.object(_solver, "_compiled", None):
+        assert main_exit(["--version"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"autograder {version}; solver: numpy path only (")
+    assert "no C compiler" in said

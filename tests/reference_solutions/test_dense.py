@@ -23,6 +23,9 @@ from reference_solutions import (
 from reference_solutions import policy_iteration as solve
 from tests.strategies import JUMP_GAMES, OVERSHOOTS, jump_boards, jump_game_settings, trap_boards
 
+# The numpy path's small models (the compiled kernel would solve them first: conftest.py).
+pytestmark = pytest.mark.usefixtures("numpy_path")
+
 
 def sparse_solve(model):
     with (

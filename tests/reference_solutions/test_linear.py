@@ -14,6 +14,9 @@ from reference_solutions import _dense, _linear, policy_iteration
 from reference_solutions._model import build_model
 from reference_solutions.rules import boosted, classic, token_boosted
 
+# The numpy path's linear solves (the compiled kernel would solve these models first).
+pytestmark = pytest.mark.usefixtures("numpy_path")
+
 
 def _board(goal: int, n_jumps: int, longest: int | None, seed: int) -> JumpBoard:
     """Random jumps: within ``longest`` squares, or anywhere (``None``)."""

@@ -97,7 +97,9 @@ def test_value_iteration_error_is_within_its_tolerance(tolerance):
     swept = value_iteration(model, tolerance=tolerance)
     error = np.max(np.abs(swept.values - exact))
     assert error <= tolerance
-    assert error <= swept.error_bound + 1e-12
+    # (up to the exact solve's own rounding: this game lasts 1,600 turns, and its values'
+    # last bits differ by a few 1e-12 between the solver's two paths)
+    assert error <= swept.error_bound + 1e-14 * np.max(np.abs(exact))
 
 
 def hopeless_model():

@@ -14,6 +14,9 @@ from reference_solutions import policy_iteration
 from reference_solutions._model import build_model
 from reference_solutions.rules import token_boosted
 
+# Stage by stage on either path: the kernel solves each small stage, the numpy path the rest.
+pytestmark = pytest.mark.usefixtures("either_path")
+
 
 @pytest.mark.parametrize("tokens", [1, 3, 6])
 @pytest.mark.parametrize(
@@ -145,12 +148,24 @@ def test_a_spinner_from_zero_keeps_each_spin_its_own_state():
     assert np.all(np.isfinite(solution.values))
 
 
-def _recorded_small_solves(monkeypatch) -> list[tuple[int, bool, int]]:
-    """Per call of the small models' policy iteration: the model's states, whether it was
-    given a start, and how many policies it solved."""
+def _recorded_small_solves(monkeypatch, path: str) -> list[tuple[int, bool, int]]:
+    """Per stage solved on the small models' path of ``path`` (the kernel's, or the numpy
+    path's dense one): the stage model's states, whether it was given a start, and how
+    many policies it solved."""
     import reference_solutions._solver as solver
 
     calls: list[tuple[int, bool, int]] = []
+    if path == "kernel":
+        kernel_solution = solver._kernel_solution
+
+        def by_kernel(model, max_iterations, tie_tolerance, warm_start):
+            solution = kernel_solution(model, max_iterations, tie_tolerance, warm_start)
+            if solution is not None:
+                calls.append((model.n_states, warm_start is not None, solution.iterations))
+            return solution
+
+        monkeypatch.setattr(solver, "_kernel_solution", by_kernel)
+        return calls
     dense_policy_iteration = solver._dense_policy_iteration
 
     def recorded(dense, max_iterations, tie_tolerance, hint=None):
@@ -162,30 +177,41 @@ def _recorded_small_solves(monkeypatch) -> list[tuple[int, bool, int]]:
     return calls
 
 
+def _without_hints(monkeypatch, path: str) -> None:
+    """Each stage solved from its own start on the numpy path's small models' path."""
+    import reference_solutions._solver as solver
+
+    assert path == "numpy"
+    unhinted = solver._dense_start
+    monkeypatch.setattr(solver, "_dense_start", lambda dense, hint=None: unhinted(dense))
+
+
 @pytest.mark.parametrize("tokens", [2, 6])
-def test_small_stages_go_the_small_way_each_from_the_last_ones_policy(tokens, monkeypatch):
+def test_small_stages_go_the_small_way_each_from_the_last_ones_policy(
+    tokens, monkeypatch, either_path
+):
     """A model whose stages are small (the standard board: 707 states a token count) is
-    solved a stage at a time on the small models' path, whatever its size; each stage
-    shaped like the one before starts from that one's policy, which saves policies, and
-    the answer is the plain implementation's."""
+    solved a stage at a time on the small models' path, whatever its size, to the plain
+    implementation's answer. On the numpy path each stage shaped like the one before
+    starts from that one's policy, which saves policies; the kernel's own start does as
+    well, and it is given none."""
     from autograder import STANDARD_JUMPS
     from reference_solutions import make_problem, solve_problem
     from tests import independent
 
     problem = make_problem("token-boosted", None, [f"tokens={tokens}"])
-    calls = _recorded_small_solves(monkeypatch)
+    calls = _recorded_small_solves(monkeypatch, either_path)
     solution = solve_problem(problem)
     assert len(calls) == tokens + 1  # (a stage's model: its states, and those it leads to)
     assert max(states for states, _, _ in calls) < problem.game.model.n_states / tokens
-    assert all(hinted for _, hinted, _ in calls[2:])  # (tokens 0 and 1 differ in shape)
     expected = independent.jump_values("token-boosted", 100, STANDARD_JUMPS, tokens=tokens)
     got = np.array(problem.game.values_json(solution))
     assert np.max(np.abs(got - np.array(expected))) < 1e-8
-
-    import reference_solutions._solver as solver
-
-    unhinted = solver._dense_start
-    monkeypatch.setattr(solver, "_dense_start", lambda dense, hint=None: unhinted(dense))
+    if either_path == "kernel":
+        assert not any(hinted for _, hinted, _ in calls)
+        return
+    assert all(hinted for _, hinted, _ in calls[2:])  # (tokens 0 and 1 differ in shape)
+    _without_hints(monkeypatch, either_path)
     from_scratch = solve_problem(problem)
     np.testing.assert_allclose(from_scratch.values, solution.values, rtol=1e-12)
     hinted_policies = sum(policies for _, _, policies in calls[2 : tokens + 1])

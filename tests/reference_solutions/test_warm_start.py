@@ -14,6 +14,9 @@ from reference_solutions.rules import aimed, boosted, efron, token_boosted
 from reference_solutions.rules._jumps import JumpChanges
 from tests.independent import jump_values
 
+# A warm start on either path: the kernel takes one as the numpy path does.
+pytestmark = pytest.mark.usefixtures("either_path")
+
 BIG = JumpBoard(600, ((5, 400), (300, 2), (450, 590), (580, 100)))
 WITHOUT_CHUTES = JumpBoard(100, standard_board().ladders)
 
@@ -74,14 +77,20 @@ def test_a_warm_start_ends_at_the_rules_values_by_an_independent_solver():
 @pytest.mark.parametrize("name", ["boosted", "efron", "token-boosted"])
 def test_the_optimal_policy_as_warm_start_settles_at_once(name):
     """Proof the start is taken: from the optimal policy, each stage (or the whole model)
-    needs the one evaluation that shows nothing improves."""
+    needs the one evaluation that shows nothing improves; from a proper policy far from it
+    (a step toward the goal everywhere), more. A start passed over would give both the same
+    count (the kernel's own start finds efron's optimum at once)."""
+    from reference_solutions._solver import proper_policy
+
     rules, params = GAMES[name]
     model = rules.build(standard_board(), params).model
     cold = policy_iteration(model)
     warm = policy_iteration(model, warm_start=cold.policy)
+    far = policy_iteration(model, warm_start=proper_policy(model))
     stages = 1 if model.stage is None else np.unique(model.stage).size
-    assert warm.iterations == stages < cold.iterations
+    assert warm.iterations == stages < far.iterations
     _assert_same_solution(warm, cold)
+    _assert_same_solution(far, cold)
 
 
 def test_the_sparse_stage_path_takes_the_warm_start(monkeypatch):
