@@ -12,7 +12,9 @@
  *
  * Everything is signed for minimisation, as in _solver.py, and the rules are its own: the
  * start is a given policy where it fits and is proper, else the greedy policy of value
- * iteration from 0 where that is proper, else a policy stepping toward the goal; a state
+ * iteration from 0 where that is proper, else a policy stepping toward the goal; past 64
+ * states each of the first three improvements is the greedy policy after up to 12 more
+ * sweeps from the last policy's values, where that is proper (_solver._swept); a state
  * keeps its pair unless another is better by more than 1e-12 (relative above 1), so ties
  * cannot make the iteration cycle; the solution's policy is each state's first pair within
  * the tie tolerance of the best.

@@ -6,6 +6,7 @@ input that is not a model's never reaches memory out of bounds."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from unittest import mock
@@ -91,7 +92,7 @@ def test_random_jump_boards(name, board, faces, overshoot):
         settings_.append("tokens=1")
     model = make_problem(name, board, settings_).game.model
     if model.stage is not None:
-        model = build_model_without_stages(model)
+        model = dataclasses.replace(model, stage=None)
     try:
         numpy_solve(model)
     except GoalUnreachable as refused:
@@ -100,12 +101,6 @@ def test_random_jump_boards(name, board, faces, overshoot):
         assert str(raised.value) == str(refused)
         return
     same(model)
-
-
-def build_model_without_stages(model):
-    import dataclasses
-
-    return dataclasses.replace(model, stage=None)
 
 
 @settings(max_examples=150)
