@@ -69,9 +69,16 @@ enum {
 #define SWEEP_FROM 64
 
 /* A policy whose B holds more states than this, or whose Z would hold more entries, is left
- * to the numpy path (its sparse LU orders against fill; here the cost grows with |B|). */
-#define MOST_BACK 2048
-#define MOST_Z (1 << 23)
+ * to the numpy path (its sparse LU orders against fill; here the cost grows with |B|: Z's
+ * rows with |B| each, S's LU with |B|^3). On boards B is the chute tails, at most 190 on
+ * the 4,096 states the kernel takes; random models' thousands, where the numpy path was 10
+ * to 35 times faster, are declined. At 4,000 squares Z holds 0.7 million entries, where
+ * the kernel and the numpy path are about as fast (0.7x to 1.5x). */
+#define MOST_BACK 512
+#define MOST_Z (1 << 20)
+/* A policy expected to take more moves than this (in discounted moves, under a discount) is
+ * left to the numpy path too (evaluate: conditioning). A course's boards take hundreds. */
+#define MOST_MOVES 1e6
 
 typedef struct {
     Py_ssize_t n, pairs, nnz;
@@ -126,8 +133,9 @@ typedef struct {
 } View;
 
 /* ``obj`` as a View of ``length`` elements (any, if negative) of kind ``kind``: 0 if it is
- * one, 1 if it is an array of another kind, shape, length or byte order (the model is
- * declined), -1 with a TypeError set if it is not a numpy array at all. */
+ * one, 1 if it is an array of another kind, shape, length, byte order or alignment (the
+ * model is declined, or the hint passed over), -1 with a TypeError set if it is not a
+ * numpy array at all. */
 static int view_of(PyObject *obj, View *v, char kind, Py_ssize_t length)
 {
     if (!PyArray_Check(obj)) {
@@ -135,7 +143,7 @@ static int view_of(PyObject *obj, View *v, char kind, Py_ssize_t length)
         return -1;
     }
     PyArrayObject *array = (PyArrayObject *)obj;
-    if (PyArray_NDIM(array) != 1 || !PyArray_ISNOTSWAPPED(array)
+    if (PyArray_NDIM(array) != 1 || !PyArray_ISNOTSWAPPED(array) || !PyArray_ISALIGNED(array)
         || PyArray_DESCR(array)->kind != kind) {
         return 1;
     }
@@ -712,30 +720,44 @@ static int evaluate(const Model *M, Block *K, const int32_t *policy, double *V, 
     if (!finite) {
         return prove ? IMPROPER : NUMERICAL;
     }
+    /* x1's largest entry is (I - P)^-1's largest row sum: past MOST_MOVES the system is too
+     * ill-conditioned for a solve without pivoting to hold the answers to 1e-9. Such a
+     * start is passed over as unproven (an improper one's solve gives huge moves, not
+     * always negative ones); a policy on the way leaves the model to the numpy path's
+     * pivoted sparse LU. */
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (!(x1[order[i]] <= MOST_MOVES)) {
+            return prove ? IMPROPER : NUMERICAL;
+        }
+    }
     if (!prove) {
         return SOLVED;
     }
-    /* The proof. Each row of P sums to at most 1, so |I - P| x <= 2 max(x) row by row, and
-     * the product is off by at most (m + 2) eps times that. */
-    double most = 0.0;
+    /* The proof, row by row: x_s minus a sum of k products, made in floating point, is off
+     * by at most (k + 1) eps / 2 times x_s plus the products' sum (Higham, Accuracy and
+     * Stability of Numerical Algorithms, 3.1), doubled to be safe. The bound counts the
+     * row's own outcomes, not the states: a model may list one successor many times (at
+     * different costs), and no bound on a row's sum is assumed. */
     for (Py_ssize_t i = 0; i < m; i++) {
         double e = x1[order[i]];
         if (!(e > 0.0) || !isfinite(e)) {
             return IMPROPER;
         }
-        most = fmax(most, e);
     }
-    double slack = 2.0 * ((double)m + 2.0) * 2.220446049250313e-16 * most;
     for (Py_ssize_t i = 0; i < m; i++) {
         int32_t s = order[i];
         int32_t p = policy[s];
-        double product = x1[s];
+        double product = x1[s], mass = x1[s], terms = 1.0;
         for (int32_t k = M->ip[p]; k < M->ip[p + 1]; k++) {
             if (pos[ix[k]] >= 0) {
-                product -= pr[k] * x1[ix[k]];
+                double term = pr[k] * x1[ix[k]];
+                product -= term;
+                mass += term;
+                terms += 1.0;
             }
         }
-        if (!(product > slack)) {
+        double slack = (terms + 2.0) * 2.220446049250313e-16 * mass;
+        if (!(product > slack) || !isfinite(mass)) {
             return IMPROPER;
         }
     }
@@ -949,9 +971,12 @@ static PyObject *kernel_solve(PyObject *self, PyObject *args)
     VIEW(o_pr, pr, 'f', nnz);
     VIEW(o_oc, oc, 'f', nnz);
     VIEW(o_tv, tv, 'f', n);
-    if (o_hint != Py_None) {
-        VIEW(o_hint, hint, 'i', n);
-        hinted = 1;
+    if (o_hint != Py_None) { /* (only ever a hint: one of another shape is passed over) */
+        if ((got = view_of(o_hint, &hint, 'i', n)) < 0) {
+            goto done;
+        }
+        hinted = got == 0;
+        got = 0;
     }
 #undef VIEW
     /* (The policy is numbered in the type of the model's own indices.) */

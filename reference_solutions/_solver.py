@@ -498,6 +498,8 @@ def policy_iteration(
     tried first where it fits and is proven proper: the solution of the same board under
     other rules, say, as the catalogue of mistakes solves a dozen games per board. It
     changes where the iteration starts, never where it ends."""
+    if not max_iterations >= 1:  # (every path counts a first policy, then improvements)
+        raise ValueError(f"max_iterations must be at least 1, not {max_iterations!r}")
     if model.stage is None and (
         solved := _kernel_solution(model, max_iterations, tie_tolerance, warm_start)
     ):
@@ -520,20 +522,26 @@ def solver_kind() -> str:
     return "compiled kernel"
 
 
+# (A C long everywhere; far more policies than any model here needs.)
+_MOST_POLICIES = 2**31 - 1
+
+
 def _kernel_solution(
     model: Model, max_iterations: int, tie_tolerance: float, warm_start: np.ndarray | None
 ) -> Solution | None:
     """:func:`policy_iteration` by the compiled kernel, or ``None`` where it declines (or
     is not built): a model it does not take, a state that cannot reach the goal, a policy
-    too many, a numerical failure. The numpy path then solves the model as it always did,
+    too many, a numerical failure, a policy whose game would last over a million moves (a
+    system too ill-conditioned for its solve without pivoting), too many states moved back
+    to. The numpy path then solves the model as it always did,
     and raises what it raises."""
-    if _compiled is None or model.n_states > KERNEL_STATES:
+    if _compiled is None or model.n_states > KERNEL_STATES or not max_iterations >= 1:
         return None
     T = model.transitions
     status, iterations, residual, values, q, policy, optimal = _compiled.solve(
         model.pair_start, T.indptr, T.indices, T.data, model.outcome_cost,
-        model.terminal_value, model.discount, model.maximize, tie_tolerance, max_iterations,
-        KERNEL_STATES, warm_start,
+        model.terminal_value, model.discount, model.maximize, tie_tolerance,
+        int(min(max_iterations, _MOST_POLICIES)), KERNEL_STATES, _fitting(model, warm_start),
     )  # fmt: skip
     if status != _compiled.SOLVED:
         return None

@@ -189,6 +189,63 @@ def test_an_improper_start_is_never_solved_as_if_it_had_values():
     assert solved.action(1) == "go"
 
 
+def test_a_stay_split_into_many_outcomes_is_not_proven_proper():
+    """A pair may list one successor many times (at different costs). Split into hundreds
+    of outcomes back to its own state, a "stay" whose probabilities sum to 1 (or, in
+    floating point, a hair over) leaves a rounding residue that a bound counting the
+    states (two here) took for a way out: the kernel solved the state as worth nothing,
+    by staying for ever. The only proper policy is "go", worth 1."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        k = int(rng.integers(100, 1_000))
+        weights = rng.integers(1, 100, k).astype(float)
+        model = build_model(
+            n_states=2, pair_state=np.array([0, 0]), pair_action=np.array([0, 1]),
+            outcome_pair=np.r_[0, np.ones(k, int)], outcome_state=np.r_[1, np.zeros(k, int)],
+            outcome_prob=np.r_[1.0, weights / weights.sum()],
+            outcome_cost=np.r_[1.0, 1e-300 * np.arange(1, k + 1)], action_names=("go", "stay"),
+        )  # fmt: skip
+        solved = _solver._kernel_solution(model, 10_000, 1e-9, None)
+        assert solved is not None and solved.values.tolist() == [1.0, 0.0], k
+        assert solved.action(0) == "go"
+
+
+def test_a_game_of_a_billion_moves_is_left_to_the_numpy_path():
+    """Two states bounce between each other and leave for the goal with probability
+    ``leak``: a game of about 2 / leak moves. Past a million expected moves the system is
+    too ill-conditioned for a solve without pivoting to hold 1e-9 (on random models of
+    1e8 to 1e12 moves the kernel's answers were off by up to 33%): the kernel declines,
+    and solve gives the numpy path's answer. Below that, it solves, as the closed form
+    says: V(0) = (2 - leak) / leak."""
+    for leak, kernel in ((1e-9, False), (1e-7, False), (1e-5, True), (1e-3, True)):
+        model = build_model(
+            n_states=3, pair_state=[0, 1], pair_action=[0, 0], outcome_pair=[0, 0, 1],
+            outcome_state=[1, 2, 0], outcome_prob=[1 - leak, leak, 1.0], outcome_cost=1.0,
+            action_names=("go",),
+        )  # fmt: skip
+        solved = _solver._kernel_solution(model, 10_000, 1e-9, None)
+        assert (solved is not None) == kernel, leak
+        assert solve(model).values.tolist() == (solved or numpy_solve(model)).values.tolist()
+        if kernel:
+            assert solved.values[0] == pytest.approx((2 - leak) / leak, rel=1e-9)
+
+
+@pytest.mark.parametrize("name", ["aimed", "efron"])
+def test_a_start_of_endless_moves_is_passed_over_not_declined(name):
+    """On a 1,000-square board the sweeps' first policy may never finish (a game of 1e16
+    expected moves, by its own solve): the kernel passes it over for a policy toward the
+    goal, as it passes over any start it cannot prove proper, and solves the board."""
+    rng = np.random.default_rng(0)
+    starts = rng.choice(np.arange(2, 999), 100, replace=False)
+    ends = np.clip(starts + rng.integers(-60, 61, 100), 1, 1000)
+    keep = ~np.isin(ends, starts) & (ends != starts)
+    board = {
+        "goal": 1000,
+        "jumps": [list(j) for j in zip(starts[keep].tolist(), ends[keep].tolist(), strict=True)],
+    }
+    same(make_problem(name, board).game.model)
+
+
 def test_a_hopeless_state_is_refused_as_the_numpy_path_refuses_it():
     hopeless = dict(n_states=3, pair_state=[1, 2], pair_action=[0, 0], outcome_state=[0, 2],
                     outcome_cost=1.0, action_names=("go",))  # fmt: skip
@@ -206,6 +263,45 @@ def test_too_many_policies_raise_not_converged():
     with pytest.raises(NotConverged):
         solve(model, max_iterations=1, warm_start=far)
     assert _solver._kernel_solution(model, 10_000, 1e-9, far).iterations > 1
+
+
+def test_max_iterations_as_the_numpy_path_takes_it():
+    model = make_problem("boosted").game.model
+    expected = numpy_solve(model).values
+    for most in (1e4, 10**20):  # (a float, and more than a C long holds)
+        np.testing.assert_allclose(solve(model, max_iterations=most).values, expected,
+                                   rtol=1e-12)  # fmt: skip
+    for none in (0, -1):  # (the kernel and the dense path counted these as no limit)
+        assert _solver._kernel_solution(model, none, 1e-9, None) is None
+        for path in (solve, numpy_solve):
+            with pytest.raises(ValueError, match="max_iterations must be at least 1"):
+                path(model, max_iterations=none)
+
+
+def test_random_models_with_many_states_behind_are_left_to_the_numpy_path():
+    """Two halves of 2,040 states, each moving only into the other: B (the states moved
+    back to) is most of the model, where the kernel's cost grows with |B| cubed and the
+    numpy path was 35 times faster. The kernel declines, before it has spent much."""
+    rng = np.random.default_rng(5)
+    half = 2_040
+    goal = 2 * half
+    pairs, targets, probs = [], [], []
+    for s in range(2 * half):
+        if s < half:
+            to, p = half + rng.integers(0, half, 3), [1 / 3] * 3
+        else:
+            to, p = np.r_[rng.integers(0, half, 3), goal], [0.3, 0.3, 0.3, 0.1]
+        pairs += [s] * len(p)
+        targets += [int(t) for t in to]
+        probs += p
+    model = build_model(
+        n_states=goal + 1, pair_state=np.arange(2 * half), pair_action=np.zeros(2 * half, int),
+        outcome_pair=np.array(pairs), outcome_state=np.array(targets),
+        outcome_prob=np.array(probs), outcome_cost=1.0, action_names=("a",),
+    )  # fmt: skip
+    assert model.n_states <= _solver.KERNEL_STATES
+    assert _solver._kernel_solution(model, 10_000, 1e-9, None) is None
+    assert solve(model).values.tolist() == numpy_solve(model).values.tolist()
 
 
 def test_a_model_past_the_kernels_size_goes_the_numpy_way():
@@ -298,17 +394,29 @@ def test_arrays_of_another_shape_or_order_and_models_past_the_size_are_declined(
     assert call(parts | {"data": np.stack([parts["data"]] * 2)})[0] == _kernel.DECLINED
     assert call(parts | {"data": parts["data"].astype(">f8")})[0] == _kernel.DECLINED
     assert call(parts, most=model.n_states - 1)[0] == _kernel.DECLINED
-    assert call(parts, hint=np.zeros((2, model.n_states), int))[0] == _kernel.DECLINED
+    # An array not aligned to its type is read through pointers that must be (undefined
+    # behaviour, a fault on some machines): the numpy path takes it.
+    raw = np.zeros(parts["data"].nbytes + 1, np.uint8)[1:].view(np.float64)
+    raw[:] = parts["data"]
+    assert not raw.flags.aligned
+    assert call(parts | {"data": raw})[0] == _kernel.DECLINED
 
 
 def test_a_hint_that_does_not_fit_is_passed_over():
     model = make_problem("trap-lane").game.model
     expected = numpy_solve(model).values
-    for hint in (np.full(model.n_states, 10**6), np.full(model.n_states, -1),
-                 np.zeros(model.n_states, np.int8)):  # fmt: skip
+    n = model.n_states
+    unaligned = np.zeros(8 * n + 1, np.uint8)[1:].view(np.int64)
+    for hint in (np.full(n, 10**6), np.full(n, -1), np.zeros(n, np.int8), np.zeros((2, n), int),
+                 np.zeros(n + 1, int), np.zeros(n), np.zeros(n, np.uint64), unaligned):  # fmt: skip
         status, (values, *_) = call(arrays(model), hint=hint)
         assert status == _kernel.SOLVED
         np.testing.assert_allclose(values, expected, rtol=1e-12)
+    # Through the solver: a policy of another model (a board's, under other rules, as the
+    # catalogue passes it) is no reason to leave the kernel.
+    other = _solver.proper_policy(make_problem("classic").game.model)
+    assert other.shape != (n,)
+    assert _solver._kernel_solution(model, 10_000, 1e-9, other) is not None
 
 
 def test_what_is_not_an_array_is_a_type_error():
