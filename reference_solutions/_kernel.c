@@ -726,8 +726,12 @@ static int evaluate(const Model *M, Block *K, const int32_t *policy, double *V, 
      * always negative ones); a policy on the way leaves the model to the numpy path's
      * pivoted sparse LU. */
     for (Py_ssize_t i = 0; i < m; i++) {
-        if (!(x1[order[i]] <= MOST_MOVES)) {
+        double e = x1[order[i]];
+        if (!(e <= MOST_MOVES)) { /* (NaN and infinity too) */
             return prove ? IMPROPER : NUMERICAL;
+        }
+        if (prove && !(e > 0.0)) {
+            return IMPROPER;
         }
     }
     if (!prove) {
@@ -738,12 +742,6 @@ static int evaluate(const Model *M, Block *K, const int32_t *policy, double *V, 
      * Stability of Numerical Algorithms, 3.1), doubled to be safe. The bound counts the
      * row's own outcomes, not the states: a model may list one successor many times (at
      * different costs), and no bound on a row's sum is assumed. */
-    for (Py_ssize_t i = 0; i < m; i++) {
-        double e = x1[order[i]];
-        if (!(e > 0.0) || !isfinite(e)) {
-            return IMPROPER;
-        }
-    }
     for (Py_ssize_t i = 0; i < m; i++) {
         int32_t s = order[i];
         int32_t p = policy[s];
@@ -757,7 +755,7 @@ static int evaluate(const Model *M, Block *K, const int32_t *policy, double *V, 
             }
         }
         double slack = (terms + 2.0) * 2.220446049250313e-16 * mass;
-        if (!(product > slack) || !isfinite(mass)) {
+        if (!(product > slack)) {
             return IMPROPER;
         }
     }
@@ -843,7 +841,7 @@ static int iterate(Model *M, Block *K, int32_t *policy, int32_t *trial, const in
         if (changed == 0) {
             break;
         }
-        if (count == max_iterations) {
+        if (count >= max_iterations) {
             return NOT_SETTLED;
         }
         count++;

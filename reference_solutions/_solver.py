@@ -533,15 +533,15 @@ def _kernel_solution(
     is not built): a model it does not take, a state that cannot reach the goal, a policy
     too many, a numerical failure, a policy whose game would last over a million moves (a
     system too ill-conditioned for its solve without pivoting), too many states moved back
-    to. The numpy path then solves the model as it always did,
-    and raises what it raises."""
-    if _compiled is None or model.n_states > KERNEL_STATES or not max_iterations >= 1:
+    to. The numpy path then solves the model as it always did, and raises what it raises.
+    A ``warm_start`` that does not fit the model the kernel passes over itself."""
+    if _compiled is None or model.n_states > KERNEL_STATES:
         return None
     T = model.transitions
     status, iterations, residual, values, q, policy, optimal = _compiled.solve(
         model.pair_start, T.indptr, T.indices, T.data, model.outcome_cost,
         model.terminal_value, model.discount, model.maximize, tie_tolerance,
-        int(min(max_iterations, _MOST_POLICIES)), KERNEL_STATES, _fitting(model, warm_start),
+        int(min(max_iterations, _MOST_POLICIES)), KERNEL_STATES, warm_start,
     )  # fmt: skip
     if status != _compiled.SOLVED:
         return None
