@@ -16,9 +16,11 @@ from ._assignments import (
     Limits,
     PolicyGrading,
     TestPlan,
+    assignment_folders,
     assignment_names,
     assignments_dir,
     load_assignment,
+    no_assignments,
 )
 from ._batch import Batch, grade_folder, read_results
 from ._boards import (
@@ -68,6 +70,7 @@ from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
 from ._registry import Registry
 from ._regrade import Regrade, regrade_folder
+from ._resources import package_data
 from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
 from ._sandbox import LEVELS, Isolation, IsolationLevel
@@ -134,6 +137,7 @@ __all__ = [
     "VariantsReport",
     "Variation",
     "analysis_html",
+    "assignment_folders",
     "assignment_names",
     "assignments_dir",
     "batch_html",
@@ -160,7 +164,9 @@ __all__ = [
     "load_manifest",
     "make_variants",
     "mark",
+    "no_assignments",
     "output_format",
+    "package_data",
     "parse_board",
     "parse_output",
     "policy_judge",

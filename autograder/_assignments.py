@@ -1,4 +1,16 @@
-"""Assignments as configured in ``assignments/<name>/assignment.toml``."""
+"""Assignments as configured in ``<folder>/<name>/assignment.toml``.
+
+The package ships its assignments (``autograder/assignments/``, package data). A course may
+keep assignments of its own in a folder named by ``$AUTOGRADER_ASSIGNMENTS``, laid over the
+shipped ones: an assignment of that folder replaces a shipped one of the same name, and its
+other assignments are added. Nothing inside the installed package need be edited.
+
+A course's settings file (``$AUTOGRADER_COURSE``, or ``--course FILE`` of the commands that
+grade) changes what a course decides without copying an assignment: its ``[late]``,
+``[tolerance]``, ``[tests]`` and ``[limits]`` sections apply to every assignment, and
+``[<name>.late]`` (and so on) to the assignment ``<name>`` alone; each key replaces the
+assignment's own.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +28,20 @@ from . import _toml
 from ._boards import Board, BoardFamily, VariantPlan, board_family, family_names, parse_board
 from ._errors import UsageError
 from ._late import LatePolicy, read_late
+from ._resources import package_data
 
 __all__ = [
     "Assignment",
     "Limits",
     "PolicyGrading",
     "TestPlan",
+    "assignment_folders",
     "assignment_names",
     "assignments_dir",
+    "course_assignments_dir",
+    "course_settings_file",
     "load_assignment",
+    "no_assignments",
 ]
 
 CONFIG_NAME = "assignment.toml"
@@ -61,12 +78,88 @@ class PolicyGrading:
 CREDIT_BY_SQUARE = PolicyGrading()
 
 
+COURSE_ENV = "AUTOGRADER_ASSIGNMENTS"
+SETTINGS_ENV = "AUTOGRADER_COURSE"
+# What a course's settings may change: its own decisions, not the game or its boards.
+COURSE_SECTIONS = ("late", "tolerance", "tests", "limits")
+
+
 def assignments_dir() -> Path:
-    """``$AUTOGRADER_ASSIGNMENTS``, else the ``assignments/`` folder of this checkout."""
-    override = os.environ.get("AUTOGRADER_ASSIGNMENTS")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parent.parent / "assignments"
+    """The assignments this package ships (package data, wherever it is installed)."""
+    return package_data("autograder", "assignments")
+
+
+def course_assignments_dir() -> Path | None:
+    """A course's own assignments folder, ``$AUTOGRADER_ASSIGNMENTS``, or ``None``. Named
+    but not a folder, it is refused: a typo would otherwise grade with the shipped
+    configuration, silently."""
+    named = os.environ.get(COURSE_ENV)
+    if not named:
+        return None
+    folder = Path(named)
+    if not folder.is_dir():
+        raise UsageError(f"${COURSE_ENV}={named}", "is not a folder of assignments")
+    return folder
+
+
+def course_settings_file() -> Path | None:
+    """The course's settings file, ``$AUTOGRADER_COURSE``, or ``None``; named but not a
+    file, it is refused."""
+    named = os.environ.get(SETTINGS_ENV)
+    if not named:
+        return None
+    path = Path(named)
+    if not path.is_file():
+        raise UsageError(f"${SETTINGS_ENV}={named}", "is not a course settings file")
+    return path
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise UsageError(str(path), f"cannot read the configuration: {err}") from None
+
+
+def _course_sections(path: Path, name: str) -> dict[str, dict[str, Any]]:
+    """The sections the settings file ``path`` lays over the assignment ``name``: those
+    for every assignment, then those for ``name`` (``[name.late]``), key by key."""
+    data = _read_toml(path)
+    where = str(path)
+    known = set(assignment_names())
+    merged: dict[str, dict[str, Any]] = {}
+    for key, value in data.items():
+        if key in COURSE_SECTIONS:
+            merged.setdefault(key, {}).update(_toml.table(data, key, where))
+        elif key not in known:
+            raise UsageError(
+                where,
+                f"unknown section [{key}] (a course sets {', '.join(COURSE_SECTIONS)}, for "
+                f"every assignment or as [<assignment>.<section>]; assignments: "
+                f"{', '.join(sorted(known))})",
+            )
+        elif not isinstance(value, dict):
+            raise UsageError(where, f"[{key}] must be a table of sections")
+    own = _toml.table(data, name, where) if name in data else {}
+    for section in own:
+        if section not in COURSE_SECTIONS:
+            raise UsageError(where, f"unknown section [{name}.{section}] (a course sets "
+                             f"{', '.join(COURSE_SECTIONS)})")  # fmt: skip
+        merged.setdefault(section, {}).update(_toml.table(own, section, where))
+    return merged
+
+
+def assignment_folders() -> tuple[Path, ...]:
+    """Where assignments are looked for, first found wins: the course's folder, then the
+    shipped one."""
+    course = course_assignments_dir()
+    return (assignments_dir(),) if course is None else (course, assignments_dir())
+
+
+def no_assignments() -> UsageError:
+    """The one line every command gives when it finds no assignment at all."""
+    where = " or ".join(str(folder) for folder in assignment_folders())
+    return UsageError(where, f"no assignment found (no <name>/{CONFIG_NAME})")
 
 
 @dataclass(frozen=True)
@@ -147,36 +240,62 @@ class Assignment:
 
 
 def assignment_names() -> list[str]:
-    root = assignments_dir()
-    if not root.is_dir():
-        return []
-    return sorted(p.parent.name for p in root.glob(f"*/{CONFIG_NAME}"))
+    """The assignments of every folder (``assignment_folders``), sorted; an empty list when
+    there are none (the commands that need one say so with ``no_assignments``)."""
+    names: set[str] = set()
+    for root in assignment_folders():
+        if root.is_dir():
+            names.update(p.parent.name for p in root.glob(f"*/{CONFIG_NAME}"))
+    return sorted(names)
+
+
+def _config_file(name: str) -> tuple[Path, os.stat_result] | None:
+    if not name or name.startswith((".", "_")) or "/" in name or "\\" in name:
+        return None
+    for root in assignment_folders():
+        config = root / name / CONFIG_NAME
+        try:
+            stamp = config.stat()
+        except OSError:
+            continue
+        if config.is_file():
+            return config, stamp
+    return None
 
 
 def load_assignment(name: str) -> Assignment:
-    config = assignments_dir() / name / CONFIG_NAME
-    try:
-        stamp = config.stat()
-    except OSError:
-        stamp = None
-    if stamp is None or not config.is_file():
-        known = ", ".join(assignment_names()) or "none found"
-        raise UsageError("", f"unknown assignment {name!r} (known: {known})")
+    found = _config_file(name)
+    if found is None:
+        known = assignment_names()
+        if not known:
+            raise no_assignments()
+        raise UsageError("", f"unknown assignment {name!r} (known: {', '.join(known)})")
+    config, stamp = found
+    settings = course_settings_file()
+    course = None
+    if settings is not None:
+        seen = settings.stat()
+        course = (settings, seen.st_mtime_ns, seen.st_size)
     # Cached per file version: variants and answer keys load the same TOML hundreds of
     # times, and an edited file (new size or time) is read again.
-    return _load(name, config, stamp.st_mtime_ns, stamp.st_size)
+    return _load(name, config, stamp.st_mtime_ns, stamp.st_size, course)
 
 
 @lru_cache(maxsize=64)
-def _load(name: str, config: Path, _mtime: int, _size: int) -> Assignment:
+def _load(
+    name: str, config: Path, _mtime: int, _size: int, course: tuple[Path, int, int] | None
+) -> Assignment:
     where = str(config)
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise UsageError(where, f"cannot read the configuration: {err}") from None
+    data = _read_toml(config)
     unknown = sorted(set(data) - SECTIONS)
     if unknown:
         raise UsageError(where, f"unknown section [{unknown[0]}]")
+    if course is not None:
+        # A value the course set is checked as the assignment's own would be; a problem
+        # names both files, since either may hold the key at fault.
+        for section, values in _course_sections(course[0], name).items():
+            data[section] = {**_toml.table(data, section, where), **values}
+        where = f"{config} with {course[0]}"
     head = _toml.table(data, "assignment", where)
     tolerance = _toml.table(data, "tolerance", where)
     for section, keys in (("assignment", HEAD_KEYS), ("tolerance", TOLERANCE_KEYS)):

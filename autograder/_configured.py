@@ -2,7 +2,7 @@
 (Java) or any program started by a command, each one ``[[language]]`` entry.
 
 The engine ships ``autograder/languages.toml``; a course may add its own
-``languages.toml`` beside its assignments (``assignments_dir()``), whose entries add kinds
+``languages.toml`` beside its assignments (``$AUTOGRADER_ASSIGNMENTS``), whose entries add kinds
 or replace a shipped one of the same name. An entry declares:
 
 ``name``, ``suffixes``
@@ -46,7 +46,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._assignments import Limits, assignments_dir
+from ._assignments import Limits, course_assignments_dir
 from ._cases import TestCase
 from ._errors import UsageError
 from ._files import remove_tree
@@ -61,6 +61,7 @@ from ._languages import (
     suffixes,
 )
 from ._plain import printable
+from ._resources import package_data
 from ._run import clean_environment, run_limited
 from ._run_folder import run_folder, sized_folders
 from ._sandbox import add_system_paths
@@ -74,7 +75,6 @@ __all__ = [
     "shipped_languages_file",
 ]
 
-SHIPPED = Path(__file__).resolve().parent / "languages.toml"
 KEYS = {"name", "suffixes", "needs", "missing", "build", "run", "env", "system_paths",
         "classes", "build_limits"}  # fmt: skip
 # What a build may have more of than a run: a compiler starts a JVM and many threads once.
@@ -90,12 +90,13 @@ MAIN_DESCRIPTOR = b"([Ljava/lang/String;)V"
 
 
 def shipped_languages_file() -> Path:
-    return SHIPPED
+    return package_data("autograder", "languages.toml")
 
 
-def course_languages_file() -> Path:
+def course_languages_file() -> Path | None:
     """A course's own declarations, beside its assignments (``$AUTOGRADER_ASSIGNMENTS``)."""
-    return assignments_dir() / "languages.toml"
+    course = course_assignments_dir()
+    return None if course is None else course / "languages.toml"
 
 
 def _placeholders(text: str) -> set[str]:
@@ -354,12 +355,17 @@ def _register_at_import() -> None:
     """The shipped kinds and the course's. A broken file must not stop Python submissions
     from being graded: its one-line problem goes to standard error and its kinds are left
     out (``load_languages`` raises it where a caller wants it raised)."""
+    shipped = shipped_languages_file()
     try:
-        register_languages(SHIPPED, course_languages_file())
+        course = course_languages_file()
+    except UsageError:
+        course = None  # (a folder that is not there: each command says so, in one line)
+    try:
+        register_languages(shipped, *([] if course is None else [course]))
     except UsageError as err:
         print(f"autograder: warning: {err}; no kind of that file is registered", file=sys.stderr)
         with contextlib.suppress(UsageError):
-            register_languages(SHIPPED)
+            register_languages(shipped)
 
 
 _register_at_import()

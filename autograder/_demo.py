@@ -1,5 +1,5 @@
-"""The main job on the bundled material: every assignment's example submissions
-(``examples/``) graded as a teaching assistant grades a folder, and the gradebook."""
+"""The main job on the bundled material: every assignment's example submissions graded as
+a teaching assistant grades a folder, and the gradebook."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ._answers import AnswerSource
-from ._assignments import assignment_names, load_assignment
+from ._assignments import assignment_names, load_assignment, no_assignments
 from ._batch import grade_folder
 from ._examples import render_examples
 
@@ -20,22 +20,27 @@ DEMO_TIMEOUT = 3.0  # seconds per board: the endless examples need not hold the 
 
 def demo_text(
     answers: AnswerSource,
+    examples: Path,
     names: Sequence[str] | None = None,
     workers: int = 2,
     progress: TextIO | None = None,
 ) -> tuple[str, bool]:
     """The gradebook of the examples, and whether grading went through without a grader
-    error (a student's crash or timeout is a result, not an error). ``progress``: where to
+    error (a student's crash or timeout is a result, not an error). ``examples``: the
+    folder of each assignment's examples (``render_examples``). ``progress``: where to
     say which assignment is being graded (a bar too, on a terminal), as ``grade`` does."""
+    names = list(names or assignment_names())
+    if not names:
+        raise no_assignments()
     lines: list[str] = []
     ok = True
     with tempfile.TemporaryDirectory(prefix="autograder-demo-") as tmp:
-        for name in names or assignment_names():
+        for name in names:
             assignment = load_assignment(name)
             folder = Path(tmp) / name
-            examples = render_examples(assignment, folder / "submissions")
+            made = render_examples(assignment, folder / "submissions", examples)
             if progress is not None:
-                progress.write(f"grading the {len(examples)} examples of {name}\n")
+                progress.write(f"grading the {len(made)} examples of {name}\n")
                 progress.flush()
             batch = grade_folder(
                 name,

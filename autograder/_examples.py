@@ -1,4 +1,5 @@
-"""The sample submissions in ``examples/<assignment>/``, made into runnable programs.
+"""Sample submissions (a folder of ``<assignment>/`` folders, which the grading side
+keeps: ``reference_solutions.examples_dir()``), made into runnable programs.
 
 A ``.py.j2`` file is a template that extends the assignment's starter (a student's program
 is the starter with the solving part written); it is rendered with the public board. Other
@@ -13,16 +14,13 @@ from pathlib import Path
 from ._assignments import Assignment
 from ._templates import render_program
 
-__all__ = ["examples_dir", "render_examples"]
+__all__ = ["render_examples"]
 
 
-def examples_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "examples"
-
-
-def render_examples(assignment: Assignment, into: Path) -> list[Path]:
-    """Write the assignment's examples into ``into``; return the submissions made."""
-    source = examples_dir() / assignment.name
+def render_examples(assignment: Assignment, into: Path, examples: Path) -> list[Path]:
+    """Write the assignment's examples (``examples/<name>/``) into ``into``; return the
+    submissions made."""
+    source = examples / assignment.name
     board = assignment.public_board()
     made = []
     for entry in sorted(source.iterdir()) if source.is_dir() else []:
@@ -37,7 +35,7 @@ def render_examples(assignment: Assignment, into: Path) -> list[Path]:
                 template = path.relative_to(source.parent).as_posix()
                 text = render_program(
                     assignment, board, assignment.params, template=template,
-                    search_path=[examples_dir()],
+                    search_path=[examples],
                 )  # fmt: skip
                 target.with_name(path.name[:-3]).write_text(text, encoding="utf-8")
             else:

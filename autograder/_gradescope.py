@@ -12,25 +12,26 @@ from __future__ import annotations
 
 import html
 import json
-import stat
 import sys
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ._answers import AnswerSource, policy_judge, with_own_board
-from ._assignments import load_assignment
+from ._assignments import Assignment, load_assignment
 from ._cases import mistake_words
 from ._errors import UsageError
-from ._files import remove_temporaries, tree_files, write_atomic, write_zip
+from ._files import remove_temporaries, write_atomic, write_zip
 from ._html import submission_fragment
 from ._isolation import detect_isolation
 from ._languages import language_names
 from ._manifest import Manifest, StudentBoard, load_manifest
+from ._resources import package_data
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
+from ._shipping import project_members
 from ._submission import grade_submission
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
@@ -39,26 +40,25 @@ CONFIG = "gradescope.json"
 METADATA = "submission_metadata.json"
 MANIFEST = "manifest.json"
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
-PROJECT = Path(__file__).resolve().parent.parent
-# What the zip carries of this project: the code, the configuration and the templates, and
-# setup.py, with which setup.sh builds the solver's compiled kernel for Gradescope's Python.
-PROJECT_PARTS = ("pyproject.toml", "setup.py", "README.md", "autograder", "reference_solutions",
-                 "starter_code", "assignments")  # fmt: skip
-# Built for this machine's Python (the kernel, where pip built it in place): not shipped.
-COMPILED = (".so", ".pyd")
-SCRIPTS = Path(__file__).resolve().parent / "gradescope"  # setup.sh, run_autograder
+# Boards not always visible, worth points, cannot be "hidden": Gradescope keeps a student's
+# total from them while any test is hidden from them, but not for tests marked "hidden",
+# "since they should only be used for tests which don't contribute points to the total"
+# (its autograder specification, "Controlling Test Case Visibility").
+POINTS_HIDDEN = "hidden"
 
 
 def build_gradescope(
     name: str,
     out: str | Path,
     *,
+    packages: Sequence[Path],
     manifest: str | Path | None = None,
     timeout: float | None = None,
     hidden_visibility: str = "after_due_date",
     isolation: str | None = None,
 ) -> Path:
-    """Write the Gradescope autograder zip of assignment ``name`` to ``out``. With a
+    """Write the Gradescope autograder zip of assignment ``name`` to ``out``, carrying the
+    engine and the grading side's ``packages`` (folders) as they are installed here. With a
     ``manifest``, each student is graded on their own board, found by email or student id."""
     assignment = load_assignment(name)  # an unknown one is reported before anything is written
     if hidden_visibility not in VISIBILITIES:
@@ -69,9 +69,8 @@ def build_gradescope(
         raise UsageError(f"--isolation {isolation}", f"expected one of {', '.join(LEVELS)}")
     if timeout is not None:
         assignment.limits.with_timeout(timeout)  # a bad --timeout is reported here
-    missing = [part for part in PROJECT_PARTS if not (PROJECT / part).exists()]
-    if missing:
-        raise UsageError(str(PROJECT), f"is not a checkout of this project (no {missing[0]})")
+    if hidden_visibility == POINTS_HIDDEN:
+        _refuse_hidden_points(assignment)
     variants = load_manifest(manifest, name) if manifest is not None else None
     if variants is not None and not variants.students:
         raise UsageError(str(manifest), "has no student with a usable board")
@@ -90,24 +89,34 @@ def build_gradescope(
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
-    def members() -> Iterator[tuple[str, bytes, int]]:
-        for script in ("setup.sh", "run_autograder"):
-            yield script, (SCRIPTS / script).read_bytes(), 0o755
-        yield CONFIG, (json.dumps(config, indent=1) + "\n").encode(), 0o644
-        if variants is not None:
-            yield MANIFEST, (json.dumps(variants.to_json(), indent=1) + "\n").encode(), 0o644
-        for part in PROJECT_PARTS:
-            path = PROJECT / part
-            files = tree_files(path) if path.is_dir() else [("", path)]
-            for rel, file in files:
-                if file.suffix in COMPILED:
-                    continue
-                name = f"project/{part}" + (f"/{rel}" if rel else "")
-                yield name, file.read_bytes(), stat.S_IMODE(file.stat().st_mode)
-
+    scripts = package_data("autograder", "gradescope")
+    members = [(script, (scripts / script).read_bytes(), 0o755)
+               for script in ("setup.sh", "run_autograder")]  # fmt: skip
+    members.append((CONFIG, (json.dumps(config, indent=1) + "\n").encode(), 0o644))
+    if variants is not None:
+        members.append(
+            (MANIFEST, (json.dumps(variants.to_json(), indent=1) + "\n").encode(), 0o644)
+        )
+    members += project_members(packages)  # (read whole before the zip is begun)
     remove_temporaries(out.parent)  # what a build killed in mid-write left
-    write_zip(out, members())
+    write_zip(out, members)
     return out
+
+
+def _refuse_hidden_points(assignment: Assignment) -> None:
+    plan = assignment.tests
+    shown = set(plan.public_edge_boards)
+    points = plan.hidden_boards * plan.hidden_points
+    points += sum(plan.edge_points for edge in plan.edge_boards if edge not in shown)
+    if points > 0:
+        raise UsageError(
+            f"--hidden-visibility {POINTS_HIDDEN}",
+            f"the boards students do not see are worth {points:g} points, and Gradescope "
+            "shows a student's total through tests marked hidden (they are meant for tests "
+            "worth nothing), so the total would give their results away; use after_due_date "
+            "or after_published, or make those boards worth 0 ([tests] hidden_points and "
+            "edge_points in a course settings file)",
+        )
 
 
 # --- inside Gradescope ---------------------------------------------------------------------
@@ -246,6 +255,7 @@ def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> d
     still writes a result that tells the student, and the traceback goes to the staff's
     log."""
     root = Path(root)
+    _check_layout(root)
     started = time.monotonic()
     print(f"autograder from {Path(__file__).resolve().parent}")
     try:
@@ -262,6 +272,24 @@ def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> d
     results["execution_time"] = round(time.monotonic() - started, 3)
     _write_results(root, results)
     return results
+
+
+def _check_layout(root: Path) -> None:
+    """Refuse, in one line, a root that is not laid out as Gradescope lays out
+    ``/autograder``: nothing is graded and no result written where there is no submission
+    or no configuration to grade it by."""
+    needed = [(root, "folder"), (root / "source" / CONFIG, "file"),
+              (root / "submission", "folder")]  # fmt: skip
+    for path, kind in needed:
+        there = path.is_dir() if kind == "folder" else path.is_file()
+        if not there:
+            shown = "the folder itself" if path == root else path.relative_to(root).as_posix()
+            raise UsageError(
+                f"--root {root}",
+                f"is not Gradescope's layout: no {shown} ({kind}); it needs "
+                f"source/{CONFIG} (the unpacked autograder zip) and submission/ (the "
+                "student's files)",
+            )
 
 
 def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:

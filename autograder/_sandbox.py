@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from ._assignments import assignments_dir
+from ._assignments import assignment_folders
 from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
 from ._files import libc, remove_tree
@@ -111,13 +111,13 @@ def is_root() -> bool:
 
 
 def protected_paths(*extra: str | Path | None) -> tuple[Path, ...]:
-    """What a submission must never read: the assignments (their seeds rebuild the hidden
-    boards), a checkout's examples, tests and history, plus ``extra`` (the answer source's
-    material, submissions, results, manifests)."""
-    paths = [assignments_dir().resolve()]
+    """What a submission must never read: the assignments, shipped and the course's (their
+    seeds rebuild the hidden boards), a checkout's tests, benchmarks and history, plus
+    ``extra`` (the answer source's material, submissions, results, manifests)."""
+    paths = [folder.resolve() for folder in assignment_folders()]
     root = Path(__file__).resolve().parent.parent
     if (root / "pyproject.toml").is_file():
-        paths += [root / name for name in ("examples", "tests", "benchmarks", ".git")]
+        paths += [root / name for name in ("tests", "benchmarks", ".git")]
     paths += [Path(p).resolve() for p in extra if p]
     return tuple(dict.fromkeys(p for p in paths if p.exists()))
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
 from ._boards._picture import BoardPicture
+from ._resources import package_data
 
 __all__ = [
     "ACTION_FILLS",
@@ -30,7 +30,6 @@ __all__ = [
     "templates",
 ]
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 CELL = 56  # pixels per square
 _GAP = 4  # pixels between squares (an even number: coordinates stay whole)
 ARROW_COLOURS = {"chute": "#c0392b", "ladder": "#2e8b57", "lane": "#555555", "circle": "#8e44ad"}
@@ -44,7 +43,7 @@ def templates() -> jinja2.Environment:
     """The environment the reports and pictures are rendered in: HTML escaping on, since a
     student id, a file name and what a program printed all reach the page."""
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader(str(package_data("autograder", "templates"))),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,

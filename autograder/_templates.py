@@ -1,5 +1,6 @@
 """What a student is given, rendered from Jinja2 templates: the starter program
-(``starter_code/<name>.py.j2``) and the handout (``assignments/<name>/handout.md.j2``).
+(``autograder/starter_code/<name>.py.j2``) and the handout (``<name>/handout.md.j2`` in the
+assignment's folder; shared parts ``_*.md.j2`` beside the assignments).
 
 A starter program and the filled-in reference program of an assignment come from the same
 template: the reference template only overrides the ``solve`` block, so the board, the file
@@ -18,8 +19,9 @@ from typing import Any
 
 import jinja2
 
-from ._assignments import Assignment, assignments_dir
+from ._assignments import Assignment, assignment_folders
 from ._boards import Board, JumpBoard
+from ._resources import package_data
 
 __all__ = [
     "HANDOUT_TEMPLATE",
@@ -37,7 +39,7 @@ HANDOUT_TEMPLATE = "handout.md.j2"
 
 
 def starter_code_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "starter_code"
+    return package_data("autograder", "starter_code")
 
 
 def program_name(assignment: Assignment) -> str:
@@ -149,7 +151,7 @@ def render_handout(
     whether it prints an action per square too. ``variant`` marks a student's own board,
     checked with the bundle's ``check.py``. Shared parts (how a handout ends: running,
     checking, grading) live next to the assignment folders."""
-    env = _environment((assignment.folder, assignments_dir()))
+    env = _environment((assignment.folder, *assignment_folders()))
     return env.get_template(HANDOUT_TEMPLATE).render(
         assignment=assignment,
         board=board,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder import load_assignment, render_examples
-from reference_solutions import reference_program
+from reference_solutions import examples_dir, reference_program
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Examples:
 
 def examples(name: str, into: Path) -> Examples:
     """Render ``name``'s examples into ``into`` (Python ones; a folder counts as one)."""
-    made = render_examples(load_assignment(name), into)
+    made = render_examples(load_assignment(name), into, examples_dir())
     filled = into / "filled_in_starter.py"
     filled.write_text(reference_program(name), encoding="utf-8")
     made.append(filled)

@@ -30,7 +30,7 @@ from pathlib import Path
 from _machine import machine  # benchmarks/_machine.py, beside this script
 
 from autograder import grade_folder, grade_output, load_assignment, render, render_examples
-from reference_solutions import ReferenceAnswers
+from reference_solutions import ReferenceAnswers, examples_dir
 
 ASSIGNMENTS = ("classic", "boosted", "token-boosted", "aimed", "efron", "trap-lane")
 # (b): the two asked for, and token-boosted, whose verdict costs most in (a)
@@ -95,7 +95,7 @@ def whole(runs: int, copies: int) -> None:
         work = Path(tempfile.mkdtemp(prefix=f"bench-catalogue-{name}-"))
         try:
             rendered = work / "examples"
-            render_examples(assignment, rendered)
+            render_examples(assignment, rendered, examples_dir())
             folder = work / "submissions"
             folder.mkdir()
             for k in range(copies):

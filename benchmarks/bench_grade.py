@@ -41,7 +41,7 @@ from autograder._languages import language_for
 from autograder._submission import grade_submission, run_case
 from autograder._warm_sandbox import ENV as WARM_ENV
 from autograder._warm_sandbox import warm_path
-from reference_solutions import ReferenceAnswers, answer_key
+from reference_solutions import ReferenceAnswers, answer_key, examples_dir
 
 
 def median_s(fn, runs: int) -> tuple[float, float, float]:
@@ -76,7 +76,7 @@ def main() -> None:
 
 def measure(tmp: Path, assignment, cases, hidden, runs: int) -> None:
     """Both measurements, on the examples written into ``tmp``."""
-    render_examples(assignment, tmp)
+    render_examples(assignment, tmp, examples_dir())
     program = tmp / "correct_numpy.py"
 
     python = language_for(program)

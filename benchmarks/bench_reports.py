@@ -36,12 +36,12 @@ from autograder import (
 )
 from autograder._cases import mistake_words
 from autograder._reports import write_reports
-from reference_solutions import ReferenceAnswers
+from reference_solutions import ReferenceAnswers, examples_dir
 
 
 def batch_folder(name: str, students: int, into: Path) -> Path:
     examples = into / "examples"
-    programs = [p for p in render_examples(load_assignment(name), examples)
+    programs = [p for p in render_examples(load_assignment(name), examples, examples_dir())
                 if "endless" not in p.name]  # fmt: skip
     folder = into / "submissions"
     folder.mkdir()

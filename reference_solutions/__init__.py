@@ -37,7 +37,7 @@ from ._model import Model, build_model
 from ._params import Overshoot, params_in_effect, params_to_json
 from ._params import describe as describe_params
 from ._problem import Game, Problem, make_problem, parse_settings, solution_json, solve_problem
-from ._programs import programs_dir, reference_handout, reference_program
+from ._programs import examples_dir, programs_dir, reference_handout, reference_program
 from ._simulate import Simulation, histogram_lines, simulate, simulate_from
 from ._solver import (
     NotConverged,
@@ -82,6 +82,7 @@ __all__ = [
     "classic_turns",
     "describe_params",
     "evaluate_policy",
+    "examples_dir",
     "expected_answer",
     "goal_distance",
     "goal_probability",

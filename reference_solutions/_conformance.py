@@ -51,7 +51,7 @@ from ._model import Model
 from ._params import params_to_json
 from ._policy import solved_board
 from ._problem import Problem, make_problem, solution_json
-from ._programs import programs_dir, reference_handout, reference_program
+from ._programs import examples_dir, programs_dir, reference_handout, reference_program
 from ._simulate import simulate
 from ._solver import Solution, policy_iteration, value_iteration
 from ._source import ReferenceAnswers
@@ -111,7 +111,7 @@ class Conformance:
     @cached_property
     def graded(self) -> Graded:
         folder = self.workdir / "submissions"
-        render_examples(self.assignment, folder)
+        render_examples(self.assignment, folder, examples_dir())
         problem = self.solved[0]
         (folder / "reference.py").write_text(reference_program(self.name), encoding="utf-8")
         starter = render_program(self.assignment, problem.board, params_to_json(problem.params))

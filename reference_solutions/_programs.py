@@ -1,4 +1,6 @@
-"""The filled-in student programs: the starter templates with the ``solve`` block written."""
+"""The filled-in student programs: the starter templates with the ``solve`` block written;
+and the sample submissions (right and wrong), which the demo, the conformance checks and
+``autograder examples`` render."""
 
 from __future__ import annotations
 
@@ -6,17 +8,23 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from autograder import render, render_handout, render_program
+from autograder import package_data, render, render_handout, render_program
 
 from ._answer_key import self_check_text
 from ._params import params_to_json
 from ._problem import make_problem, solve_problem
 
-__all__ = ["programs_dir", "reference_handout", "reference_program"]
+__all__ = ["examples_dir", "programs_dir", "reference_handout", "reference_program"]
 
 
 def programs_dir() -> Path:
-    return Path(__file__).resolve().parent / "programs"
+    return package_data("reference_solutions", "programs")
+
+
+def examples_dir() -> Path:
+    """``<assignment>/``: each assignment's sample submissions (templates that extend the
+    starter, plain files, a folder submission); ``roster.csv``: a sample roster."""
+    return package_data("reference_solutions", "examples")
 
 
 def reference_program(

@@ -195,7 +195,7 @@ def demo():
     limits (the examples on every board: the ``conformance`` fixture, and CI's
     ``autograder demo``)."""
     import autograder._demo
-    from reference_solutions import ReferenceAnswers, answer_key
+    from reference_solutions import ReferenceAnswers, answer_key, examples_dir
 
     cache: dict = {}
 
@@ -213,7 +213,7 @@ def demo():
 
                     patch.setattr(autograder._demo, "grade_folder", on_visible_boards)
                 text, ok = autograder._demo.demo_text(
-                    ReferenceAnswers(), names=[name], progress=said
+                    ReferenceAnswers(), examples_dir(), names=[name], progress=said
                 )
             cache[name, every_board] = (text, ok, said.getvalue())
         return cache[name, every_board]

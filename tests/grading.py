@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from autograder import TestCase
@@ -81,3 +81,12 @@ def public_board(name: str) -> list[TestCase]:
     """The public board's case alone: what a test that runs a program on "the board it
     shows" means (``check`` also shows an edge board or two: ``public_edge_boards``)."""
     return [case for case in answer_cases(name, hidden=False) if case.name == "public"]
+
+
+def gradescope_zip(name: str, out: Path, **options: Any) -> Path:
+    """The Gradescope zip of ``name`` as ``autograder gradescope`` builds it: the answer
+    keys' package carried beside the engine."""
+    from autograder import build_gradescope
+    from autograder.cli.gradescope import grading_package
+
+    return build_gradescope(name, out, packages=[grading_package()], **options)

@@ -68,8 +68,11 @@ def without_examples(tmp_path_factory):
         if name not in made:
             checks = Conformance(name, tmp_path_factory.mktemp(f"{name}-alone"))
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(reference_solutions._conformance, "render_examples",
-                              lambda assignment, into: into.mkdir(parents=True))  # fmt: skip
+                patch.setattr(
+                    reference_solutions._conformance,
+                    "render_examples",
+                    lambda _assignment, into, _examples: into.mkdir(parents=True),
+                )
                 assert set(checks.graded.results) == {"reference", "starter"}
             made[name] = checks
         return made[name]

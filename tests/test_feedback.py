@@ -16,7 +16,7 @@ import pytest
 from autograder import PolicyGrading, grade_output, load_assignment, policy_judge, render
 from autograder._run import Run
 from autograder._verdict import verdict
-from reference_solutions import ReferenceAnswers
+from reference_solutions import ReferenceAnswers, examples_dir
 from reference_solutions._answer_key import answer_key
 from tests.autograder.test_hidden_boards import assert_says_nothing_of_its_board
 from tests.grading import by_default_if_graded
@@ -381,7 +381,7 @@ def test_check_on_the_trap_lane_catches_what_its_empty_board_cannot(tmp_path):
     from autograder import check_submission, check_text, render_examples
 
     folder = tmp_path / "ex"
-    render_examples(load_assignment("trap-lane"), folder)
+    render_examples(load_assignment("trap-lane"), folder, examples_dir())
     for example, says in (("wrong_traps_ignored", "traps never go off"),
                           ("wrong_prison_free", "a prison costs nothing")):  # fmt: skip
         result = check_submission("trap-lane", folder / f"{example}.py", ANSWERS)

@@ -11,7 +11,9 @@ from .._errors import UsageError
 from .._sandbox import LEVELS
 
 __all__ = [
+    "COURSE_OPTION_HELP",
     "add_board_options",
+    "add_course_option",
     "add_isolation_option",
     "add_material_arguments",
     "add_output_options",
@@ -100,6 +102,19 @@ def refuse_to_replace(path: str | None, force: bool, what: str) -> None:
     ``-o`` may name their own program (a handout written over a finished solution)."""
     if path and Path(path).exists() and not force:
         raise UsageError(path, f"exists, and {what} would replace it; use --force to replace it")
+
+
+COURSE_OPTION_HELP = (
+    "a course settings file (TOML: [late], [tolerance], [tests], [limits], for every "
+    "assignment or as [ASSIGNMENT.late] ...) laid over the assignment's own; default: "
+    "$AUTOGRADER_COURSE"
+)
+
+
+def add_course_option(parser: argparse.ArgumentParser) -> None:
+    """``--course FILE``: the command line sets ``$AUTOGRADER_COURSE`` from it
+    (``autograder.cli.main``), so that every process of the command reads it."""
+    parser.add_argument("--course", metavar="FILE", type=path_name, help=COURSE_OPTION_HELP)
 
 
 def add_isolation_option(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, check_html, check_submission, check_text, write_atomic
-from ._options import add_isolation_option, path_name
+from ._options import add_course_option, add_isolation_option, path_name
 
 HELP = "what a student runs: the public tests, with feedback; exit 0 when all pass"
 
@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--html", metavar="FILE", help="also write the feedback as a page (the board drawn)"
     )
     add_isolation_option(parser)
+    add_course_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import sys
 
 from reference_solutions import CHECKS, check_assignment
 
-from .. import assignment_names, load_assignment
+from .. import assignment_names, load_assignment, no_assignments
 
 HELP = "check that an assignment meets every promise the project makes (slow: it grades)"
 
@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     names = args.assignments or assignment_names()
+    if not names:
+        raise no_assignments()
     for name in names:
         load_assignment(name)  # an unknown name is reported before any work
     ok = True

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reference_solutions import ReferenceAnswers
+from reference_solutions import ReferenceAnswers, examples_dir
 
 from .. import demo_text
 
@@ -18,6 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text, ok = demo_text(ReferenceAnswers(), progress=sys.stderr)
+    text, ok = demo_text(ReferenceAnswers(), examples_dir(), progress=sys.stderr)
     sys.stdout.write(text)
     return 0 if ok else 1

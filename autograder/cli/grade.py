@@ -11,7 +11,7 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, grade_folder, load_assignment, load_manifest, read_times
-from ._options import add_isolation_option, add_timeout_option, count, path_name
+from ._options import add_course_option, add_isolation_option, add_timeout_option, count, path_name
 
 HELP = "grade a folder of submissions (one per student)"
 
@@ -44,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="when each student submitted (columns student, submitted), for the [late] policy",
     )
     add_isolation_option(parser)
+    add_course_option(parser)
 
 
 def grade_text(

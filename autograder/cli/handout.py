@@ -6,13 +6,14 @@ import argparse
 
 from reference_solutions import reference_handout
 
-from ._options import add_material_arguments, refuse_to_replace, write_output
+from ._options import add_course_option, add_material_arguments, refuse_to_replace, write_output
 
 HELP = "the handout for the public board or --board"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_material_arguments(parser)
+    add_course_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

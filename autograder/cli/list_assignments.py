@@ -8,7 +8,7 @@ import sys
 
 from reference_solutions import describe_params, make_problem, params_to_json
 
-from .. import assignment_names
+from .. import assignment_names, no_assignments
 
 HELP = "the assignments, with their parameters and defaults"
 
@@ -18,8 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_text() -> str:
+    names = assignment_names()
+    if not names:
+        raise no_assignments()
     lines = []
-    for name in assignment_names():
+    for name in names:
         problem = make_problem(name)
         assignment = problem.assignment
         lines.append(f"{name:<14} {assignment.title}")

@@ -11,7 +11,7 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, load_manifest, regrade_folder
-from ._options import path_name
+from ._options import add_course_option, path_name
 
 HELP = "mark a graded batch again from its kept outputs (a corrected key, new tolerances)"
 
@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=path_name,
         help="the manifest the batch was graded with, if any",
     )
+    add_course_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

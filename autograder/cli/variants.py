@@ -10,7 +10,7 @@ import sys
 from reference_solutions import ReferenceAnswers
 
 from .. import make_variants
-from ._options import path_name
+from ._options import add_course_option, path_name
 
 HELP = "a board, starter, handout and local check per student of a roster"
 
@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-j", "--workers", type=int, default=os.cpu_count() or 1, metavar="N",
         help="processes solving the students' boards (default: one per core)",
     )  # fmt: skip
+    add_course_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:

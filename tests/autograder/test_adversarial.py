@@ -45,7 +45,6 @@ import pytest
 import autograder._isolation
 from autograder import (
     SubmissionResult,
-    build_gradescope,
     detect_isolation,
     grade_submission,
     load_assignment,
@@ -63,7 +62,7 @@ from autograder._sandbox import (
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
 from tests.autograder.test_gradescope import assert_valid, run_autograder
 from tests.autograder.test_run import alive
-from tests.grading import public_board
+from tests.grading import gradescope_zip, public_board
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "adversarial"
@@ -1061,7 +1060,7 @@ def test_check_at_process_level_lets_a_program_read_the_graders_environment(
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("zip") / "autograder.zip"
-    return build_gradescope("classic", out, timeout=TIMEOUT)
+    return gradescope_zip("classic", out, timeout=TIMEOUT)
 
 
 @pytest.mark.usefixtures("namespace")

@@ -19,7 +19,8 @@ def test_a_broken_configuration_names_its_file(tmp_path, monkeypatch):
     folder.mkdir()
     (folder / "assignment.toml").write_text("[assignment\nrules = 'classic'\n")
     monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(tmp_path))
-    assert assignment_names() == ["broken"]
+    # (a course's folder is laid over the shipped assignments, which stay)
+    assert "broken" in assignment_names() and "classic" in assignment_names()
     with pytest.raises(UsageError) as caught:
         load_assignment("broken")
     assert str(folder / "assignment.toml") in str(caught.value)

@@ -14,14 +14,17 @@ from pathlib import Path
 
 import pytest
 
+import autograder
+import reference_solutions
 from autograder import make_variants
 from autograder._errors import UsageError
-from autograder._gradescope import VISIBILITIES, _own_board, build_gradescope, gradescope_results
+from autograder._files import tree_files
+from autograder._gradescope import VISIBILITIES, _own_board, gradescope_results
 from autograder._manifest import load_manifest
 from autograder._results import SubmissionResult
 from autograder._results import TestResult as Outcome  # (named apart: pytest collects no class)
 from reference_solutions import ReferenceAnswers, answer_key, reference_program
-from tests.grading import fill_in, isolation_or_skip
+from tests.grading import fill_in, gradescope_zip, isolation_or_skip
 
 TIMEOUT = 2.0  # per board: room for the programs that end, on a busy machine
 STUDENTS = [("s1", "ada@uni.example"), ("s2", "alan@uni.example"), ("s3", "grace@uni.example")]
@@ -45,7 +48,7 @@ def variants(tmp_path_factory):
 @pytest.fixture(scope="module")
 def archive(variants, tmp_path_factory):
     out = tmp_path_factory.mktemp("zip") / "autograder.zip"
-    return build_gradescope("classic", out, manifest=variants[0] / "manifest.json", timeout=TIMEOUT)
+    return gradescope_zip("classic", out, manifest=variants[0] / "manifest.json", timeout=TIMEOUT)
 
 
 # For a program that never ends, no room is needed: any limit stops it (at TIMEOUT it cost
@@ -56,7 +59,7 @@ ENDLESS_TIMEOUT = 0.5
 @pytest.fixture(scope="module")
 def endless_archive(variants, tmp_path_factory):
     out = tmp_path_factory.mktemp("zip") / "autograder.zip"
-    return build_gradescope("classic", out, manifest=variants[0] / "manifest.json",
+    return gradescope_zip("classic", out, manifest=variants[0] / "manifest.json",
                             timeout=ENDLESS_TIMEOUT)  # fmt: skip
 
 
@@ -100,21 +103,30 @@ def assert_valid(results: dict) -> None:
 
 
 def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive):
+    """The packages as they are installed (code and package data), the requirements pip
+    installs for them, and nothing of a checkout's: no tests, no caches."""
     with zipfile.ZipFile(archive) as zipped:
         names = set(zipped.namelist())
         for script in ("setup.sh", "run_autograder"):
             assert script in names
             assert stat.S_IMODE(zipped.getinfo(script).external_attr >> 16) & 0o111
-        assert {"project/pyproject.toml", "project/autograder/cli/__init__.py",
+        assert {"project/requirements.txt", "project/autograder/cli/__init__.py",
                 "project/reference_solutions/_solver.py",
-                "project/assignments/classic/assignment.toml", "manifest.json",
+                "project/autograder/assignments/classic/assignment.toml",
+                "project/autograder/starter_code/classic.py.j2",
+                "project/reference_solutions/programs/classic.py.j2", "manifest.json",
                 "gradescope.json"} <= names  # fmt: skip
         assert not any("__pycache__" in n or n.startswith("project/tests/") for n in names)
-        # The project's files keep their modes (its own copies of the scripts stay runnable).
-        for name in ("project/autograder/gradescope/setup.sh", "project/pyproject.toml"):
-            path = Path(__file__).resolve().parents[2] / name.removeprefix("project/")
-            mode = stat.S_IMODE(zipped.getinfo(name).external_attr >> 16)
-            assert mode == stat.S_IMODE(path.stat().st_mode), name
+        assert "project/pyproject.toml" not in names  # (an installed package has none)
+        # Every file of the two packages goes in, as the image needs it.
+        for package in (autograder, reference_solutions):
+            folder = Path(package.__file__).parent
+            shipped = {f"project/{folder.name}/{rel}" for rel, path in tree_files(folder)
+                       if path.suffix != ".so"}  # fmt: skip
+            assert shipped <= names
+        # The requirements are the distribution's own, extras left out.
+        wanted = zipped.read("project/requirements.txt").decode().split()
+        assert {r.split(">")[0] for r in wanted} == {"numpy", "scipy", "jinja2"}
         for script in ("setup.sh", "run_autograder"):
             text = zipped.read(script)
             assert subprocess.run(["bash", "-n"], input=text, timeout=10).returncode == 0
@@ -122,20 +134,21 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_the_project_inside(archive)
 
 def test_the_zip_carries_the_kernels_source_and_setup_sh_builds_it(archive, tmp_path):
     """No binary built for this machine's Python goes into the zip (Gradescope's may be
-    another); its source and setup.py do, and the build setup.sh runs makes a kernel that
-    the unpacked project imports and solves with."""
+    another); its source and its build script do, and the build setup.sh runs makes a
+    kernel that the unpacked project imports and solves with."""
     with zipfile.ZipFile(archive) as zipped:
         names = set(zipped.namelist())
-        assert {"project/setup.py", "project/reference_solutions/_kernel.c"} <= names
+        assert {"project/reference_solutions/_build.py",
+                "project/reference_solutions/_kernel.c"} <= names  # fmt: skip
         assert not any(n.endswith((".so", ".pyd")) for n in names)
         setup = zipped.read("setup.sh").decode()
         zipped.extractall(tmp_path)
-    build = "setup.py --quiet build_ext --inplace"
-    assert build in setup
+    assert 'for build in "$PROJECT"/*/_build.py' in setup
     project = tmp_path / "project"
-    done = subprocess.run([sys.executable, *build.split()], cwd=project, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    done = subprocess.run([sys.executable, "reference_solutions/_build.py"], cwd=project,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert "solver kernel: built" in done.stdout
     probe = (
         "import reference_solutions._kernel as k, reference_solutions as r;"
         "assert k.__file__.startswith(r.__path__[0]);"
@@ -343,7 +356,7 @@ def test_a_crash_shows_its_standard_error_on_the_visible_board_only(variants, ar
 def test_at_the_process_level_nothing_printed_is_quoted_back(tmp_path):
     # A program run as the grader's user could read the answer material and print it, so
     # without isolation not even the visible board quotes what it printed.
-    archive = build_gradescope(
+    archive = gradescope_zip(
         "classic", tmp_path / "process.zip", timeout=TIMEOUT, isolation="process"
     )
     values = answer_key("classic", hidden=False)[0].expected.answer.values
@@ -383,7 +396,7 @@ def test_a_student_without_a_board_is_told_and_scores_zero(variants, archive, tm
 
 
 def test_without_a_manifest_everyone_is_graded_on_the_public_board(tmp_path):
-    archive = build_gradescope("classic", tmp_path / "plain.zip", timeout=TIMEOUT)
+    archive = gradescope_zip("classic", tmp_path / "plain.zip", timeout=TIMEOUT)
     program = reference_program("classic")
     results = run_autograder(archive, tmp_path / "root", program, [{"email": "a@b.example"}])
     assert_valid(results)
@@ -411,9 +424,9 @@ def test_a_broken_configuration_still_writes_a_result(archive, tmp_path):
 
 def test_bad_options_are_one_line_errors(tmp_path, variants):
     with pytest.raises(UsageError, match="not 'boosted'"):
-        build_gradescope("boosted", tmp_path / "a.zip", manifest=variants[0] / "manifest.json")
+        gradescope_zip("boosted", tmp_path / "a.zip", manifest=variants[0] / "manifest.json")
     with pytest.raises(UsageError, match="--hidden-visibility"):
-        build_gradescope("classic", tmp_path / "a.zip", hidden_visibility="sometimes")
+        gradescope_zip("classic", tmp_path / "a.zip", hidden_visibility="sometimes")
     result = subprocess.run(
         [sys.executable, "-m", "autograder", "gradescope", "classic", "--out",
          str(tmp_path / "a.zip"), "--manifest", str(tmp_path / "missing.json")],
@@ -438,7 +451,7 @@ def test_setup_installs_a_jdk_where_java_is_graded(tmp_path, java, monkeypatch):
     # too, with no Java starter), unless a course's languages.toml takes it out.
     if not java:
         monkeypatch.setattr(gradescope, "language_names", lambda: ["python"])
-    build_gradescope("trap-lane", tmp_path / "autograder.zip")
+    gradescope_zip("trap-lane", tmp_path / "autograder.zip")
     config = json.loads(members["gradescope.json"])
     setup = members["setup.sh"].decode()
     assert config["java"] is java

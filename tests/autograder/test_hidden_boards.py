@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder import SubmissionResult, build_gradescope, grade_submission, load_assignment
+from autograder import SubmissionResult, grade_submission, load_assignment
 from autograder import TestCase as Case  # (named apart, so that pytest collects no class)
 from autograder import TestResult as Outcome
 from autograder._reports import feedback_text
 from reference_solutions import ReferenceAnswers, answer_key
 from tests.autograder.test_adversarial import program
-from tests.grading import answer_cases
+from tests.grading import answer_cases, gradescope_zip
 from tests.independent import jump_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,7 +286,7 @@ def test_the_feedback_file_of_a_spoiling_program_names_no_hidden_square(graded):
 def test_gradescope_results_of_hidden_boards_name_no_square(tmp_path):
     from tests.autograder.test_gradescope import assert_valid, run_autograder
 
-    archive = build_gradescope("classic", tmp_path / "process.zip", timeout=10, isolation="process")
+    archive = gradescope_zip("classic", tmp_path / "process.zip", timeout=10, isolation="process")
     results = run_autograder(archive, tmp_path / "root", program("hidden_spoil"),
                              [{"email": "a@b.example"}])  # fmt: skip
     assert_valid(results)

@@ -29,12 +29,11 @@ from autograder import (
     render,
 )
 from autograder._errors import UsageError
-from autograder._examples import examples_dir
 from autograder._html import batch_html, submission_html
 from autograder._reports import feedback_text
 from autograder._templates import render_program
 from autograder._texts import NOT_IMPLEMENTED
-from reference_solutions import ReferenceAnswers, reference_program
+from reference_solutions import ReferenceAnswers, examples_dir, reference_program
 from tests.grading import isolation_or_skip
 
 EXPECT_JDK = "AUTOGRADER_EXPECT_JDK"

@@ -85,7 +85,7 @@ def test_the_sample_roster_matches_canvas_download_names(tmp_path):
     """The sample roster is a Canvas export: its ids are the ids Canvas puts in download
     names, so a TA's folder of downloads meets the roster's students."""
     from autograder import find_submissions, read_roster
-    from autograder._examples import examples_dir
+    from reference_solutions import examples_dir
 
     roster = read_roster(examples_dir() / "roster.csv")
     folder = tmp_path / "downloads"

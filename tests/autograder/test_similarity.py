@@ -22,7 +22,7 @@ from autograder._similarity import (
     tokens,
     write_similarity,
 )
-from reference_solutions import ReferenceAnswers
+from reference_solutions import ReferenceAnswers, examples_dir
 from tests.grading import public_board
 
 CLASSIC = load_assignment("classic")
@@ -34,7 +34,7 @@ ANSWERS = ReferenceAnswers()
 def examples(tmp_path_factory) -> dict[str, str]:
     """The classic examples as programs, by file name."""
     folder = tmp_path_factory.mktemp("examples")
-    made = render_examples(CLASSIC, folder)
+    made = render_examples(CLASSIC, folder, examples_dir())
     return {p.name: p.read_text() for p in made if p.is_file()}
 
 

@@ -21,7 +21,13 @@ from autograder._batch import grade_folder
 from autograder._bundles import CHECK_SUPPORT, _json_lines, make_variants
 from autograder._errors import UsageError
 from autograder._manifest import load_manifest
-from reference_solutions import ReferenceAnswers, answer_key, reference_program, variant_board
+from reference_solutions import (
+    ReferenceAnswers,
+    answer_key,
+    examples_dir,
+    reference_program,
+    variant_board,
+)
 from tests.grading import fill_in, public_board
 from tests.independent import jump_values
 
@@ -313,7 +319,7 @@ def test_the_bundled_check_names_the_mistake_and_lists_every_square_with_all(mad
 
     student = made[1].manifest.students[2]
     bundle = unpacked(made, tmp_path, student.id)
-    render_examples(load_assignment("classic"), tmp_path / "ex")
+    render_examples(load_assignment("classic"), tmp_path / "ex", examples_dir())
     shutil.copy(tmp_path / "ex" / "wrong_overshoot_wins.py", bundle / "mine.py")
     result = check(bundle, "mine.py")
     assert result.returncode == 1
