@@ -265,11 +265,9 @@ def _listed(names: Sequence[str], shown: int = 8) -> str:
 def _times_notes(
     assignment: Assignment, assigned: Sequence[_Work], times: Mapping[str, datetime]
 ) -> list[str]:
-    """What a times file (``grade --times``) did not do: nothing, for an assignment with no
-    ``[late]`` policy; its rows that name no submission (a mistyped id counts its student
-    on time); the students it has no time for, who count on time unless the LMS says."""
-    if assignment.late is None:
-        return [f"--times has no effect: {assignment.name} has no [late] policy"]
+    """What a times file (``grade --times``) did not do: its rows that name no submission
+    (a mistyped id counts its student on time); the students it has no time for, who count
+    on time unless the LMS says. (An assignment with no ``[late]`` policy refuses it.)"""
     named = {w.student for w in assigned} | {w.submission.student for w in assigned}
     notes = []
     if strangers := sorted(set(times) - named):
@@ -455,6 +453,26 @@ def _assign(
         notes.append(f"no submission from {len(missing)} students of the manifest: {shown}")
     notes += [f"manifest: {p}" for p in manifest.problems]
     return _distinct_rows(work), notes
+
+
+def _manifest_matches(manifest: Manifest, folder: Path, assigned: Sequence[_Work]) -> list[str]:
+    """How many submissions the manifest gives a board to: none is an error (the wrong
+    manifest, or the wrong folder: a gradebook of zeros helps nobody), some a note that
+    says whom it missed."""
+    matched = [w for w in assigned if w.board is not None]
+    if assigned and not matched:
+        names = sorted(w.submission.path.name for w in assigned)
+        raise UsageError(
+            manifest.source,
+            f"matches none of the {len(assigned)} submissions in {folder} by id or email "
+            f"({_listed(names, 5)}), so no board to grade them on; is it the manifest of "
+            "these students' variants?",
+        )
+    missed = sorted(w.submission.path.name for w in assigned if w.board is None)
+    if not missed:
+        return []
+    return [f"the manifest matched {len(matched)} of {len(assigned)} submissions; "
+            f"not matched: {_listed(missed)}"]  # fmt: skip
 
 
 def _distinct_rows(work: list[_Work]) -> list[_Work]:
@@ -727,6 +745,16 @@ def grade_folder(
                     for s in earlier]  # fmt: skip
     if not submissions and not resume:
         raise UsageError(str(folder), "holds no submission (one file or folder per student)")
+    if times is not None and assignment.late is None:
+        raise UsageError(
+            "--times",
+            f"{name} has no [late] policy, so submission times would change nothing; give "
+            "it one in a course settings file ([late] deadline = 2026-11-20T23:59:00Z, "
+            "penalty_per_day = 10; --course FILE or $AUTOGRADER_COURSE), or leave out --times",
+        )
+    assigned, assign_notes = _assign(submissions, manifest)
+    if manifest is not None:
+        assign_notes = _manifest_matches(manifest, folder, assigned) + assign_notes
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
                          manifest_digest(manifest), limits=limits,
                          submissions=str((unpacked_from or folder).resolve()))  # fmt: skip
@@ -737,8 +765,7 @@ def grade_folder(
             "grades-canvas.csv and grades-moodle.csv are their file names, which neither "
             "Canvas nor Moodle will match: enter the grades from grades.csv"
         )
-    assigned, more_notes = _assign(submissions, manifest)
-    notes += more_notes
+    notes += assign_notes
     if times is not None:
         notes += _times_notes(assignment, assigned, times)
     path = out / RESULTS

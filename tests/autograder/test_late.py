@@ -130,8 +130,11 @@ def test_a_times_file_that_misses_or_mistypes_a_student_is_said(copied_assignmen
         return grade_folder("classic", folder, tmp_path / out, answers=ReferenceAnswers(),
                             cases=public, isolation="process", times=times).notes  # fmt: skip
 
-    said = notes("without")  # classic has no [late] policy as shipped
-    assert "--times has no effect: classic has no [late] policy" in said
+    # classic has no [late] policy as shipped: times would change nothing, so they are
+    # refused before anything is graded or written, with the way to give it one.
+    with pytest.raises(UsageError, match=r"--times: classic has no \[late\] policy.*--course"):
+        notes("without")
+    assert not (tmp_path / "without").exists()
     with_policy(copied_assignments, "deadline = 2026-11-20T23:59:00Z\n")
     said = notes("with")
     assert "--times: no submission for alicee" in said

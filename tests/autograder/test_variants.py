@@ -450,14 +450,17 @@ def test_a_student_whose_manifest_entry_is_broken_is_told_so(tmp_path):
     folder = tmp_path / "subs"
     folder.mkdir()
     (folder / "amy.py").write_text("print(1)\n")
+    (folder / "ben.py").write_text("print(1)\n")
     batch = grade_folder(
         "classic", folder, tmp_path / "results", answers=ANSWERS,
         cases=public_board("classic"), manifest=manifest,
     )  # fmt: skip
-    (result,) = batch.results
+    result = next(r for r in batch.results if r.student == "amy")
     assert result.status == "error"
     assert "the entry of student amy" in result.problems[0]
     assert "starts on the goal" in result.problems[0]
+    # A manifest that matches some submissions says how many, and which it missed.
+    assert "the manifest matched 1 of 2 submissions; not matched: amy.py" in batch.notes
 
 
 def test_the_check_support_uses_no_regex_syntax_newer_than_python_3_10():
