@@ -70,7 +70,7 @@ from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
 from ._registry import Registry
 from ._regrade import Regrade, regrade_folder
-from ._resources import package_data
+from ._resources import package_copies, package_data
 from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
 from ._sandbox import LEVELS, Isolation, IsolationLevel
@@ -166,6 +166,7 @@ __all__ = [
     "mark",
     "no_assignments",
     "output_format",
+    "package_copies",
     "package_data",
     "parse_board",
     "parse_output",

@@ -278,17 +278,16 @@ def _check_layout(root: Path) -> None:
     """Refuse, in one line, a root that is not laid out as Gradescope lays out
     ``/autograder``: nothing is graded and no result written where there is no submission
     or no configuration to grade it by."""
-    needed = [(root, "folder"), (root / "source" / CONFIG, "file"),
-              (root / "submission", "folder")]  # fmt: skip
+    if not root.is_dir():
+        raise UsageError(f"--root {root}", "is not a folder")
+    needed = [(root / "source" / CONFIG, "file"), (root / "submission", "folder")]
     for path, kind in needed:
-        there = path.is_dir() if kind == "folder" else path.is_file()
-        if not there:
-            shown = "the folder itself" if path == root else path.relative_to(root).as_posix()
+        if not (path.is_dir() if kind == "folder" else path.is_file()):
             raise UsageError(
                 f"--root {root}",
-                f"is not Gradescope's layout: no {shown} ({kind}); it needs "
-                f"source/{CONFIG} (the unpacked autograder zip) and submission/ (the "
-                "student's files)",
+                f"is not Gradescope's layout: no {path.relative_to(root).as_posix()} ({kind}); "
+                f"it needs source/{CONFIG} (the autograder zip, unpacked) and submission/ "
+                "(the student's files)",
             )
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import sys
 from functools import cache
 from importlib.resources import as_file, files
 from pathlib import Path
 
-__all__ = ["package_data"]
+__all__ = ["package_copies", "package_data"]
 
 _extracted = contextlib.ExitStack()
 atexit.register(_extracted.close)
@@ -32,3 +33,20 @@ def package_data(package: str, name: str) -> Path:
         return resource
     # (a zipped package: extracted, which Python 3.12+ does for folders too)
     return _extracted.enter_context(as_file(resource))
+
+
+def package_copies(package: str, name: str = "") -> list[Path]:
+    """``name`` (a ``/``-separated path, or the package itself) in every copy of
+    ``package`` on the import path: a copy on ``PYTHONPATH`` (Gradescope's) may run while
+    another is installed in the environment whose Python the submissions run with, and a
+    submission must find neither's answer material."""
+    found = []
+    for entry in sys.path:
+        if not entry:
+            continue
+        folder = Path(entry) / package
+        if (folder / "__init__.py").is_file():
+            target = folder.joinpath(*name.split("/")) if name else folder
+            if target.exists():
+                found.append(target.resolve())
+    return list(dict.fromkeys(found))

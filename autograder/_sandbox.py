@@ -55,6 +55,7 @@ from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
 from ._files import libc, remove_tree
 from ._launch import DEFAULT_SIGNALS, IGNORED_SIGNALS, UMASK, bounded, rlimits
+from ._resources import package_copies
 
 __all__ = ["LEVELS", "Isolation", "IsolationLevel", "protected_paths"]
 
@@ -115,6 +116,7 @@ def protected_paths(*extra: str | Path | None) -> tuple[Path, ...]:
     seeds rebuild the hidden boards), a checkout's tests, benchmarks and history, plus
     ``extra`` (the answer source's material, submissions, results, manifests)."""
     paths = [folder.resolve() for folder in assignment_folders()]
+    paths += package_copies("autograder", "assignments")
     root = Path(__file__).resolve().parent.parent
     if (root / "pyproject.toml").is_file():
         paths += [root / name for name in ("tests", "benchmarks", ".git")]

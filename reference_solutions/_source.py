@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from autograder import Assignment, PolicyCost, TestCase, Variant
+from autograder import Assignment, PolicyCost, TestCase, Variant, package_copies
 
 from ._answer_key import answer_key, own_board_case
 from ._policy import policy_cost
@@ -31,8 +31,11 @@ class ReferenceAnswers:
         return student_variant(assignment.name, secret, student)
 
     def secret_paths(self) -> list[Path]:
-        """This package: the solvers, the rules and the filled-in programs."""
-        return [HERE]
+        """This package (the solvers, the rules, the filled-in programs and the examples),
+        and every other copy of it on the import path: the one installed in the
+        environment whose Python runs the submissions, where this one is a copy on
+        ``PYTHONPATH``, as on Gradescope."""
+        return list(dict.fromkeys([HERE, *package_copies("reference_solutions")]))
 
     def policy_cost(
         self, assignment: Assignment, case: TestCase, actions: Mapping[int, str]

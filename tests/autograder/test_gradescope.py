@@ -6,9 +6,11 @@ import csv
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -63,8 +65,11 @@ def endless_archive(variants, tmp_path_factory):
                             timeout=ENDLESS_TIMEOUT)  # fmt: skip
 
 
-def run_autograder(archive: Path, root: Path, program: str, users: list[dict]) -> dict:
-    """Unpack the zip as Gradescope does, hand in ``program``, run ``run_autograder``."""
+def run_autograder(
+    archive: Path, root: Path, program: str, users: list[dict], python: str = sys.executable
+) -> dict:
+    """Unpack the zip as Gradescope does, hand in ``program``, run ``run_autograder`` (with
+    ``python`` as the image's venv)."""
     source = root / "source"
     with zipfile.ZipFile(archive) as zipped:
         zipped.extractall(source)
@@ -74,7 +79,7 @@ def run_autograder(archive: Path, root: Path, program: str, users: list[dict]) -
     (root / "submission_metadata.json").write_text(json.dumps({"id": 1, "users": users}))
     # The venv setup.sh would build is this test's interpreter, which has the dependencies;
     # the project itself is imported from the unpacked zip (run_autograder sets PYTHONPATH).
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": python}
     done = subprocess.run(
         [str(source / "run_autograder")], env=env, cwd=root,
         capture_output=True, text=True, timeout=180,
@@ -462,3 +467,126 @@ def test_setup_installs_a_jdk_where_java_is_graded(tmp_path, java, monkeypatch):
     asked = subprocess.run([sys.executable, "-c", condition[1], str(tmp_path / "gradescope.json")],
                            timeout=30)  # fmt: skip
     assert (asked.returncode == 0) is java
+
+
+def test_a_copy_of_the_answer_keys_installed_in_the_runs_environment_stays_hidden(
+    variants, archive, tmp_path, request
+):
+    """Gradescope imports the project from its copy (PYTHONPATH), but the Python that runs
+    the submissions may have the packages installed too (an image built from the wheel):
+    that copy of the answer keys and of the seeds must be hidden as well, or a program
+    could import the solver or read the seeds of the hidden boards."""
+    isolation_or_skip("namespace")
+    # Readable by the runs' unprivileged user, as an image's venv is (pytest's own folders
+    # are closed to other users, which would hide it without any help).
+    env_root = Path(tempfile.mkdtemp(prefix="installed-env-"))
+    request.addfinalizer(lambda: shutil.rmtree(env_root, ignore_errors=True))
+    env_root.chmod(0o755)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--clear", str(env_root)],
+                   check=True, timeout=120)  # fmt: skip
+    site = next(env_root.glob("lib/python3*/site-packages"))
+    # The grader's own dependencies come from this test's environment; the answer keys and
+    # the engine (with its assignments) are installed into the new one, as pip would.
+    deps = next(p for p in map(Path, sys.path) if (p / "numpy").is_dir())
+    (site / "deps.pth").write_text(f"{deps}\n")
+    for package in (autograder, reference_solutions):
+        folder = Path(package.__file__).parent
+        shutil.copytree(folder, site / folder.name,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    python = env_root / "bin" / "python"
+    look = "import reference_solutions, numpy; print(reference_solutions.__file__)"
+    probe = subprocess.run([str(python), "-E", "-s", "-c", look], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert probe.stdout.startswith(str(site)), probe.stderr
+    # Before solving, the program looks for the answer keys and the seeds where that
+    # environment has them; finding either, it stops (and loses its marks). (Importing the
+    # solver would also need numpy, which this environment borrows from outside the
+    # sandbox: reading the files is the test.)
+    snoop = (
+        "import glob as _glob\n"
+        f"_found = _glob.glob({str(site)!r} + '/reference_solutions/*.py')\n"
+        f"_found += _glob.glob({str(site)!r} + '/*/assignments/*/assignment.toml')\n"
+        "for _name in _found:\n"
+        "    try:\n"
+        "        open(_name).read()\n"
+        "    except OSError:\n"
+        "        continue\n"
+        "    raise SystemExit('read ' + _name)\n"
+    )
+    head, rest = own_program(variants, "s2").split("\nimport json\n", 1)
+    program = f"{head}\nimport json\n{snoop}{rest}"
+    users = [{"email": "alan@uni.example"}]
+    results = run_autograder(archive, tmp_path / "root", program, users, python=str(python))
+    assert_valid(results)
+    assert results["score"] == 100, json.dumps(results["tests"][0])
+
+
+def test_hidden_visibility_is_refused_for_boards_worth_points(tmp_path, monkeypatch):
+    """Gradescope's specification: "If test cases are hidden, students will not be able to
+    see their total score. Test cases with visibility set to `hidden` don't affect this,
+    since they should only be used for tests which don't contribute points to the total."
+    So hidden boards worth points would show through the total."""
+    with pytest.raises(UsageError) as caught:
+        gradescope_zip("classic", tmp_path / "a.zip", hidden_visibility="hidden")
+    said = str(caught.value)
+    assert said.startswith("--hidden-visibility hidden: ") and "\n" not in said
+    # classic: 3 hidden boards of 15 points, 2 edge boards not shown of 10.
+    assert "worth 65 points" in said and "after_due_date" in said
+    assert not (tmp_path / "a.zip").exists()
+    # Worth nothing (set by the course, not in the package), they may be hidden.
+    settings = tmp_path / "course.toml"
+    settings.write_text("[classic.tests]\nhidden_points = 0\nedge_points = 0\n")
+    monkeypatch.setenv("AUTOGRADER_COURSE", str(settings))
+    archive = gradescope_zip("classic", tmp_path / "b.zip", hidden_visibility="hidden")
+    with zipfile.ZipFile(archive) as zipped:
+        assert json.loads(zipped.read("gradescope.json"))["hidden_visibility"] == "hidden"
+        assert zipped.read("project/course.toml") == settings.read_bytes()
+
+
+def test_the_course_settings_and_assignments_travel_in_the_zip(tmp_path, monkeypatch):
+    """What a course set on the instructor's machine holds on Gradescope's: its own
+    assignments folder and its settings file go into the zip, and run_autograder uses
+    them."""
+    own = tmp_path / "course"
+    shutil.copytree(autograder.assignments_dir() / "classic", own / "classic-ours")
+    settings = tmp_path / "course.toml"
+    settings.write_text("[classic-ours.tests]\npublic_points = 40\nhidden_boards = 1\n")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(own))
+    monkeypatch.setenv("AUTOGRADER_COURSE", str(settings))
+    archive = gradescope_zip("classic-ours", tmp_path / "ours.zip", timeout=TIMEOUT)
+    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS")
+    monkeypatch.delenv("AUTOGRADER_COURSE")
+    program = reference_program("classic")  # (the same rules and public board)
+    root = tmp_path / "root"
+    results = run_autograder(archive, root, program, [{"email": "a@b.example"}])
+    assert_valid(results)
+    public = results["tests"][0]
+    assert public["max_score"] == 40 and public["score"] == 40
+    assert len(results["tests"]) == 1 + 3 + 1  # public, three edge boards, one hidden
+
+
+@pytest.mark.parametrize(
+    ("layout", "missing"),
+    [
+        ({}, "source/gradescope.json (file)"),
+        ({"source/gradescope.json": "{}"}, "submission (folder)"),
+        ({"submission/x.py": "print(1)"}, "source/gradescope.json (file)"),
+    ],
+)
+def test_gradescope_run_refuses_a_root_that_is_not_gradescopes_layout(tmp_path, layout, missing):
+    for name, text in layout.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    done = subprocess.run([sys.executable, "-m", "autograder", "gradescope-run", "--root",
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    err = done.stderr.strip()
+    assert err.startswith(f"autograder: error: --root {tmp_path}: is not Gradescope's layout: "
+                          f"no {missing}")  # fmt: skip
+    assert "\n" not in err
+    assert not (tmp_path / "results").exists()  # nothing written where nothing was graded
+    nowhere = tmp_path / "nowhere"
+    done = subprocess.run([sys.executable, "-m", "autograder", "gradescope-run", "--root",
+                           str(nowhere)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"autograder: error: --root {nowhere}: is not a folder"
