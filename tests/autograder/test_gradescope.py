@@ -590,3 +590,49 @@ def test_gradescope_run_refuses_a_root_that_is_not_gradescopes_layout(tmp_path, 
                            str(nowhere)], capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.strip() == f"autograder: error: --root {nowhere}: is not a folder"
+
+
+@pytest.mark.slow
+def test_setup_sh_makes_an_image_that_builds_the_kernel_and_grades(archive, variants, request):
+    """setup.sh as Gradescope runs it, in a root of its own: a venv with the requirements,
+    the kernel built for that Python, the solver that runs named in its log; then
+    run_autograder with that venv (no AUTOGRADER_PYTHON) grades a correct program fully."""
+    isolation_or_skip("namespace")
+    # Readable by the runs' unprivileged user, as /autograder is.
+    root = Path(tempfile.mkdtemp(prefix="gradescope-image-"))
+    request.addfinalizer(lambda: shutil.rmtree(root, ignore_errors=True))
+    root.chmod(0o755)
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(root / "source")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root)}
+    env.pop("VIRTUAL_ENV", None)
+    # (the image's own Python: the first 3.11+ on the PATH, not this test's venv)
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
+                                  if not p.startswith(sys.prefix))  # fmt: skip
+    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    log = done.stdout.strip().splitlines()
+    assert log[-1] == f"autograder installed in {root / 'venv'}"
+    solver = log[-2]
+    assert solver.startswith("autograder ") and "; solver: " in solver
+    built = list((root / "source" / "project" / "reference_solutions").glob("_kernel.*.so"))
+    assert ("solver: compiled kernel" in solver) == bool(built)
+    if os.environ.get("AUTOGRADER_EXPECT_KERNEL"):
+        assert built, solver
+    # The project itself is not in the venv: submissions run with its Python.
+    probe = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", "import autograder"],
+                           cwd=root, capture_output=True, timeout=60)  # fmt: skip
+    assert probe.returncode != 0
+    (root / "submission").mkdir()
+    (root / "submission" / "classic.py").write_text(own_program(variants, "s2"))
+    (root / "submission_metadata.json").write_text(
+        json.dumps({"users": [{"email": "alan@uni.example"}]})
+    )
+    env.pop("AUTOGRADER_PYTHON", None)
+    ran = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, cwd=root,
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert_valid(results)
+    assert results["score"] == 100, ran.stdout[-3000:]
