@@ -33,12 +33,16 @@ def demo_text(
     if not names:
         raise no_assignments()
     lines: list[str] = []
+    isolation = ""
     ok = True
     with tempfile.TemporaryDirectory(prefix="autograder-demo-") as tmp:
         for name in names:
             assignment = load_assignment(name)
             folder = Path(tmp) / name
             made = render_examples(assignment, folder / "submissions", examples)
+            if not made:  # (a course's own assignment, with no examples of its own)
+                lines += [f"== {name}: {assignment.title}", "  no example submissions", ""]
+                continue
             if progress is not None:
                 progress.write(f"grading the {len(made)} examples of {name}\n")
                 progress.flush()
@@ -51,8 +55,7 @@ def demo_text(
                 limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
                 progress=progress,
             )
-            if not lines:
-                lines += [f"isolation: {batch.isolation}", ""]
+            isolation = isolation or batch.isolation
             lines.append(f"== {name}: {assignment.title}")
             lines.append(f"  {'submission':<28} {'score':>7}  boards")
             for r in batch.results:
@@ -60,4 +63,5 @@ def demo_text(
                 lines.append(f"  {r.student:<28} {r.score:>7.2f}  {tests}")
                 ok &= not any(p.startswith("grader error") for p in r.problems)
             lines.append("")
-    return "\n".join(lines), ok
+    head = [f"isolation: {isolation}", ""] if isolation else []
+    return "\n".join(head + lines), ok

@@ -187,3 +187,16 @@ def test_no_assignment_found_is_an_error_in_every_command(tmp_path, monkeypatch,
     assert captured.out == ""
     err = captured.err.strip()
     assert err == f"autograder: error: {empty}: no assignment found (no <name>/assignment.toml)"
+
+
+def test_the_demo_passes_over_a_course_assignment_without_examples(tmp_path, monkeypatch):
+    from autograder import demo_text
+    from reference_solutions import ReferenceAnswers, examples_dir
+
+    own = tmp_path / "course"
+    shutil.copytree(assignments_dir() / "classic", own / "classic-ours")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(own))
+    text, ok = demo_text(ReferenceAnswers(), examples_dir(), names=["classic-ours"])
+    assert ok
+    assert text.splitlines() == ["== classic-ours: Chutes and Ladders: the classic game",
+                                 "  no example submissions"]  # fmt: skip
