@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -90,28 +90,24 @@ def assignments_dir() -> Path:
 
 
 def course_assignments_dir() -> Path | None:
-    """A course's own assignments folder, ``$AUTOGRADER_ASSIGNMENTS``, or ``None``. Named
-    but not a folder, it is refused: a typo would otherwise grade with the shipped
-    configuration, silently."""
-    named = os.environ.get(COURSE_ENV)
-    if not named:
-        return None
-    folder = Path(named)
-    if not folder.is_dir():
-        raise UsageError(f"${COURSE_ENV}={named}", "is not a folder of assignments")
-    return folder
+    """A course's own assignments folder, ``$AUTOGRADER_ASSIGNMENTS``, or ``None``."""
+    return _named_by(COURSE_ENV, Path.is_dir, "is not a folder of assignments")
 
 
 def course_settings_file() -> Path | None:
-    """The course's settings file, ``$AUTOGRADER_COURSE``, or ``None``; named but not a
-    file, it is refused."""
-    named = os.environ.get(SETTINGS_ENV)
+    """The course's settings file, ``$AUTOGRADER_COURSE``, or ``None``."""
+    return _named_by(SETTINGS_ENV, Path.is_file, "is not a course settings file")
+
+
+def _named_by(variable: str, is_there: Callable[[Path], bool], otherwise: str) -> Path | None:
+    """The path the environment variable names; named but not there, it is refused: a
+    typo would otherwise grade with the shipped configuration, silently."""
+    named = os.environ.get(variable)
     if not named:
         return None
-    path = Path(named)
-    if not path.is_file():
-        raise UsageError(f"${SETTINGS_ENV}={named}", "is not a course settings file")
-    return path
+    if not is_there(Path(named)):
+        raise UsageError(f"${variable}={named}", otherwise)
+    return Path(named)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
