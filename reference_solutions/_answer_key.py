@@ -8,14 +8,13 @@ expected number comes from the reference solver.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from autograder import Answer, Expected, TestCase, UsageError, describe_board, output_format
 
 from ._catalogue import accepted_actions, in_place_trajectory, sweep_trajectory, variations
-from ._draws import board_draws
+from ._draws import StableDraws, board_draws
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
 
@@ -61,7 +60,7 @@ def hidden_problems(name: str) -> list[tuple[dict[str, Any], Problem, Solution]]
     draws = board_draws(public.assignment)
     drawn = []
     for k in range(plan.hidden_boards):
-        rng = random.Random(f"{name}/{plan.seed}/{k}")
+        rng = StableDraws(f"{name}/{plan.seed}/{k}")
         while True:
             data = draws.hidden(rng)
             problem = make_problem(name, data)

@@ -4,15 +4,23 @@
 Each board family draws its own way (a registry by family name, beside the engine's board
 families). A draw that must be playable is solved to check it, which is why drawing lives
 here, on the grading side, and not in the engine.
+
+Every draw comes from :class:`StableDraws`, a counter-mode stream of SHA-256 keyed by the
+seed, and not from :class:`random.Random`: a hidden board is drawn again on Gradescope's
+Python, and Python promises a stable stream only for ``random()`` under the default seeding
+(https://docs.python.org/3/library/random.html#notes-on-reproducibility), not for
+``randint``, ``choice`` or ``sample``, while SHA-256's output is fixed by FIPS 180-4
+(https://csrc.nist.gov/pubs/fips/180-4/upd1/final). Integers, choices and samples are drawn
+on top of it by the exact algorithms below, so no Python or numpy version can change a board.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import random
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+import struct
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
+from typing import Any, Protocol, TypeVar
 
 from autograder import (
     TRAP_KINDS,
@@ -35,6 +43,7 @@ from .rules import classic as classic_rules
 
 __all__ = [
     "BoardDraws",
+    "StableDraws",
     "board_draws",
     "classic_turns",
     "new_jump_board",
@@ -52,17 +61,98 @@ CLASSIC_PARAMS = classic_rules.Params(faces=6, overshoot=Overshoot("stay"))
 # the assignment's own rules, and it is none of the boards every student is tested on, say).
 Accept = Callable[[dict[str, Any]], bool]
 
+T = TypeVar("T")
+WORD_BITS = 64
+
+
+def reduce_word(word: int, n: int, bits: int = WORD_BITS) -> int | None:
+    """``word`` (of ``bits`` bits) mapped onto ``0..n-1``, or ``None`` when it must be
+    rejected: ``word % n`` alone would favour the values below ``2**bits % n``, so the top
+    ``2**bits % n`` words are refused and every value keeps the same number of words."""
+    if not 1 <= n <= 1 << bits:
+        raise ValueError(f"cannot draw below {n} from words of {bits} bits")
+    if word >= (1 << bits) - (1 << bits) % n:
+        return None
+    return word % n
+
+
+class StableDraws:
+    """The random draws of one seed, the same on every Python and platform.
+
+    Block ``i`` of the stream is ``SHA-256(utf8(seed) || i)``, ``i`` as 8 bytes big-endian
+    (a fixed length, so no two (seed, block) pairs hash the same message); each block gives
+    four 64-bit words, big-endian, in order.
+    """
+
+    def __init__(self, seed: str) -> None:
+        self._key = seed.encode("utf-8")
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._next = 0
+
+    def word(self) -> int:
+        """The stream's next 64-bit word."""
+        if self._next == len(self._words):
+            digest = hashlib.sha256(self._key + self._block.to_bytes(8, "big")).digest()
+            self._words = struct.unpack(">4Q", digest)
+            self._block += 1
+            self._next = 0
+        word: int = self._words[self._next]
+        self._next += 1
+        return word
+
+    def below(self, n: int) -> int:
+        """An integer in ``0..n-1``, each equally likely (``1 <= n <= 2**64``)."""
+        while True:
+            value = reduce_word(self.word(), n)
+            if value is not None:
+                return value
+
+    def randint(self, low: int, high: int) -> int:
+        """An integer in ``low..high``, both included, each equally likely."""
+        if high < low:
+            raise ValueError(f"empty range {low}..{high}")
+        return low + self.below(high - low + 1)
+
+    def random(self) -> float:
+        """A float in ``[0, 1)``: a word's top 53 bits over ``2**53``, which a double holds
+        exactly, so a comparison with it is the same everywhere."""
+        return (self.word() >> (WORD_BITS - 53)) / (1 << 53)
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One of ``items``, each place equally likely."""
+        if not items:
+            raise IndexError("cannot choose from an empty sequence")
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """``items`` put in an order drawn uniformly, in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct places of ``population`` in a drawn order, every ordered choice
+        equally likely: the first ``k`` steps of a Fisher-Yates shuffle, from the front."""
+        pool = list(population)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"cannot sample {k} of {len(pool)}")
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
 
 class BoardDraws(Protocol):
     """How one board family draws boards; ``name`` is the family's."""
 
     name: str
 
-    def hidden(self, rng: random.Random) -> dict[str, Any]:
+    def hidden(self, rng: StableDraws) -> dict[str, Any]:
         """A hidden test board's file data."""
         ...
 
-    def variant(self, assignment: Assignment, rng: random.Random, accept: Accept) -> dict[str, Any]:
+    def variant(self, assignment: Assignment, rng: StableDraws, accept: Accept) -> dict[str, Any]:
         """A student's board file data, drawn as the assignment's ``[variants]`` says."""
         ...
 
@@ -71,7 +161,7 @@ class BoardDraws(Protocol):
 
 
 def random_jump_board(
-    rng: random.Random, goal: int, chutes: int, ladders: int, longest: int | None = None
+    rng: StableDraws, goal: int, chutes: int, ladders: int, longest: int | None = None
 ) -> JumpBoard:
     """A valid board with ``chutes`` chutes and ``ladders`` ladders, each at most ``longest``
     squares long (default: 40% of the goal, as on printed boards)."""
@@ -111,7 +201,7 @@ def _default_counts(goal: int) -> tuple[int, int]:
 
 
 def _draw_jump_board(
-    rng: random.Random,
+    rng: StableDraws,
     goal: int,
     chutes: int,
     ladders: int,
@@ -165,20 +255,20 @@ def new_jump_board(
     band = None
     if min_turns is not None or max_turns is not None:
         band = (min_turns or 0.0, float("inf") if max_turns is None else max_turns)
-    rng = random.Random(f"board/{seed}")
+    rng = StableDraws(f"board/{seed}")
     return _draw_jump_board(rng, goal, chutes, ladders, band)
 
 
 class JumpDraws:
     name = "jump"
 
-    def hidden(self, rng: random.Random) -> dict[str, Any]:
+    def hidden(self, rng: StableDraws) -> dict[str, Any]:
         goal = rng.choice(HIDDEN_GOALS)
         chutes = rng.randint(goal // 15, goal // 9)
         ladders = rng.randint(goal // 15, goal // 9)
         return random_jump_board(rng, goal, chutes, ladders).to_json()
 
-    def variant(self, assignment: Assignment, rng: random.Random, accept: Accept) -> dict[str, Any]:
+    def variant(self, assignment: Assignment, rng: StableDraws, accept: Accept) -> dict[str, Any]:
         plan = assignment.variants
         assert isinstance(plan, JumpVariantPlan)
         for _ in range(MAX_DRAWS):
@@ -199,7 +289,7 @@ class JumpDraws:
 # --- trap-lane layouts ---------------------------------------------------------------------
 
 
-def _place_traps(rng: random.Random, counts: Mapping[str, int]) -> list[int]:
+def _place_traps(rng: StableDraws, counts: Mapping[str, int]) -> list[int]:
     wanted = sum(counts.values())
     inner = list(range(2, TRAP_LANE_SQUARES))  # squares 1 and 15 are never trapped
     if wanted > len(inner):
@@ -227,7 +317,7 @@ def new_trap_board(
         raise BoardError("", f"unknown trap kind {unknown[0]!r} (kinds: {kinds})")
     if any(n < 0 for n in counts.values()):
         raise BoardError("", "trap counts must be >= 0")
-    layout = _place_traps(random.Random(f"board/{seed}"), counts)
+    layout = _place_traps(StableDraws(f"board/{seed}"), counts)
     data: dict[str, Any] = {"layout": TrapLayout(tuple(layout)).to_json()["layout"]}
     data["circle"] = bool(circle)
     if edition is not None:
@@ -239,7 +329,7 @@ def new_trap_board(
 class TrapDraws:
     name = "trap"
 
-    def hidden(self, rng: random.Random, trapped: float = 0.4) -> dict[str, Any]:
+    def hidden(self, rng: StableDraws, trapped: float = 0.4) -> dict[str, Any]:
         """Each of squares 2..14 trapped with probability ``trapped`` (any kind), and a
         random circle setting."""
         layout = [0] * TRAP_LANE_SQUARES
@@ -251,7 +341,7 @@ class TrapDraws:
             "circle": rng.random() < 0.5,
         }
 
-    def variant(self, assignment: Assignment, rng: random.Random, accept: Accept) -> dict[str, Any]:
+    def variant(self, assignment: Assignment, rng: StableDraws, accept: Accept) -> dict[str, Any]:
         """Counts drawn again while they give no trap at all: on a lane without traps a
         program that ignores them passes, and that lane is the public board (or, with the
         circle, a public edge board). A draw ``accept`` refuses is drawn again too."""

@@ -11,7 +11,6 @@ their answers, through ``check``), and a hidden board's answer would be in the b
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +25,7 @@ from autograder import (
 )
 
 from ._answer_key import hidden_problems, own_board_case
-from ._draws import board_draws, variant_seed
+from ._draws import StableDraws, board_draws, variant_seed
 from ._params import params_to_json
 from ._problem import Problem, make_problem, solve_problem
 from ._solver import Solution
@@ -86,7 +85,7 @@ class _Solvable:
 
 def _draw(name: str, secret: str, student: str) -> tuple[dict[str, Any], _Solvable]:
     assignment = load_assignment(name)
-    rng = random.Random(variant_seed(secret, name, student))
+    rng = StableDraws(variant_seed(secret, name, student))
     accept = _Solvable(name)
     board = board_draws(assignment).variant(assignment, rng, accept)
     return board, accept

@@ -336,14 +336,14 @@ def test_a_hidden_board_names_an_in_place_stop_without_its_sweeps():
 
 
 def test_a_board_whose_values_never_settle_in_reach_keeps_no_course(tmp_path):
-    # 49 chutes and no ladder: a classic game takes about 5e7 turns, so value iteration
+    # 49 chutes and no ladder: a classic game takes about 4e7 turns, so value iteration
     # from 0 is nowhere near after 20,000 sweeps. A course cut short would tell a program
     # "they settle after about 20000" where they do not: the key keeps none.
     from autograder.cli import main
     from reference_solutions import expected_answer, make_problem, solve_problem
 
     board = tmp_path / "chutes.json"
-    assert main(["board", "new", "--seed", "1", "--chutes", "49", "--ladders", "0",
+    assert main(["board", "new", "--seed", "5", "--chutes", "49", "--ladders", "0",
                  "-o", str(board)]) == 0  # fmt: skip
     problem = make_problem("classic", str(board))
     expected = expected_answer(problem, solve_problem(problem))
