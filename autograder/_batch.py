@@ -24,6 +24,7 @@ from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
+from ._exports import roster_again
 from ._files import (
     make_folder,
     remove_temporaries,
@@ -39,6 +40,7 @@ from ._lms import BLACKBOARD, Submission, find_submissions, unused_label
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, summary_text, write_reports
 from ._results import SubmissionResult
+from ._roster import Roster
 from ._run import ABANDONED
 from ._sandbox import Isolation
 from ._similarity import submission_tokens, write_similarity
@@ -525,6 +527,7 @@ def _limits_said(limits: Mapping[str, Any]) -> str:
 def _prepare_out(
     out: Path, key: str, name: str, resume: bool, manifest: str | None = None, *,
     submissions: str = "", limits: Limits | None = None,
+    exports: Mapping[str, Any] | None = None,
 ) -> list[str]:  # fmt: skip
     """Make ``out`` ready for results of this assignment and answer key, of the folder (or
     download) ``submissions`` graded under ``limits``; return notes for the summary.
@@ -541,7 +544,8 @@ def _prepare_out(
         remove_temporaries(folder)
     wanted: dict[str, Any] = {"assignment": name, "answer_key": key, "manifest": manifest,
                               "submissions": submissions,
-                              "limits": dataclasses.asdict(limits) if limits else None}  # fmt: skip
+                              "limits": dataclasses.asdict(limits) if limits else None,
+                              **(exports or {})}  # fmt: skip
     notes: list[str] = []
     if resume:
         old = _read_meta(meta)
@@ -683,6 +687,8 @@ def grade_folder(
     isolation: Isolation | str | None = None,
     times: Mapping[str, datetime] | None = None,
     unpacked_from: Path | None = None,
+    canvas_column: str | None = None,
+    roster: Roster | None = None,
 ) -> Batch:
     """Grade every submission in ``folder`` into ``out`` (``results.jsonl``, then the
     reports). The test ``cases`` come from ``answers`` (public, edge and hidden boards)
@@ -697,7 +703,11 @@ def grade_folder(
     is unpacked (at most ``DOWNLOAD_CAPS``) into a temporary folder, graded there and
     removed; ``unpacked_from`` is then that archive, and results name each submission
     inside it (``submissions.zip/alice.py``), so that ``--resume`` on the same archive finds
-    them whatever folder it is unpacked to."""
+    them whatever folder it is unpacked to.
+
+    ``canvas_column`` heads the assignment's column of ``grades-canvas.csv`` and ``roster``
+    fills its SIS ids (``_exports``); ``batch.json`` keeps both (the roster as its path), and
+    ``--resume`` and ``regrade`` use them when given none."""
     assignment = load_assignment(name)
     folder, out = Path(folder), Path(out)
     if is_archive(folder):
@@ -706,6 +716,7 @@ def grade_folder(
                 name, inner, out, answers=answers, workers=workers, resume=resume,
                 cases=cases, limits=limits, progress=progress, on_result=on_result,
                 manifest=manifest, isolation=isolation, times=times, unpacked_from=folder,
+                canvas_column=canvas_column, roster=roster,
             )  # fmt: skip
     if folder.is_file():
         raise UsageError(
@@ -755,15 +766,30 @@ def grade_folder(
     assigned, assign_notes = _assign(submissions, manifest)
     if manifest is not None:
         assign_notes = _manifest_matches(manifest, folder, assigned) + assign_notes
+    kept = (_read_meta(out / META) or {}) if resume else {}
+    if canvas_column is None and isinstance(kept.get("canvas_column"), str):
+        canvas_column = kept["canvas_column"]
+    roster_path = kept.get("roster")
+    roster_notes: list[str] = []
+    if roster is not None:
+        roster_path = str(Path(roster.source).resolve())
+    elif isinstance(roster_path, str):
+        roster, roster_notes = roster_again(roster_path)
+    exports = {"canvas_column": canvas_column, "roster": roster_path}
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
                          manifest_digest(manifest), limits=limits,
-                         submissions=str((unpacked_from or folder).resolve()))  # fmt: skip
-    notes += found_notes
+                         submissions=str((unpacked_from or folder).resolve()),
+                         exports=exports)  # fmt: skip
+    notes += roster_notes + found_notes
     if manifest is None and submissions and not any(s.lms for s in submissions):
         notes.append(
             "the submissions are not named as an LMS download names them, so the ids in "
             "grades-canvas.csv and grades-moodle.csv are their file names, which neither "
             "Canvas nor Moodle will match: enter the grades from grades.csv"
+            if roster is None
+            else "the submissions are not named as an LMS download names them, so the ids "
+            "in grades-moodle.csv are their file names, which Moodle will not match "
+            "(grades-canvas.csv matches them through the roster where it can)"
         )
     notes += assign_notes
     if times is not None:
@@ -884,8 +910,9 @@ def grade_folder(
                                 rendered=early.pages)  # fmt: skip
     early.pages.clear()
     notes += write_reports(
-        out, ordered, assignment.title, words, gradebook_names(ordered, manifest)
-    )
+        out, ordered, assignment.title, words, gradebook_names(ordered, manifest),
+        canvas_column or "", roster,
+    )  # fmt: skip
     # For the staff only, after the gradebook: similar code never holds the grades up, and
     # --resume writes it again.
     # Submissions in parts have no path to read them from: their tokens are given.

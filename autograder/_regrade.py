@@ -27,11 +27,13 @@ from ._batch import (
 )
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
+from ._exports import roster_again
 from ._files import write_atomic
 from ._html import write_html_reports
 from ._manifest import Manifest
 from ._reports import OUTPUTS, output_name, write_reports
 from ._results import SubmissionResult, TestResult
+from ._roster import Roster
 from ._texts import STDERR_HEADING, unreadable
 from ._verdict import grade_output
 
@@ -125,9 +127,13 @@ def regrade_folder(
     answers: AnswerSource,
     *,
     manifest: Manifest | None = None,
+    canvas_column: str | None = None,
+    roster: Roster | None = None,
 ) -> Regrade:
     """Mark every result in batch folder ``out`` again from its kept outputs, on the cases
-    ``answers`` gives now (and each student's own board from ``manifest``, as ``grade``)."""
+    ``answers`` gives now (and each student's own board from ``manifest``, as ``grade``).
+    ``canvas_column`` and ``roster`` are for ``grades-canvas.csv``; without them, those the
+    batch was graded with (``batch.json``)."""
     out = Path(out)
     meta = out / META
     try:
@@ -179,15 +185,26 @@ def regrade_folder(
     log = "".join(json.dumps(r.to_json()) + "\n" for r in results)
     write_atomic(out / RESULTS, log)
     key = fingerprint(assignment, cases, manifest)
+    if canvas_column is None and isinstance(recorded.get("canvas_column"), str):
+        canvas_column = recorded["canvas_column"]
+    roster_path = recorded.get("roster")
+    notes: list[str] = []
+    if roster is not None:
+        roster_path = str(Path(roster.source).resolve())
+    elif isinstance(roster_path, str):
+        roster, notes = roster_again(roster_path)
     # (what else batch.json keeps, the folder graded and its limits, stays for --resume)
     write_atomic(meta, json.dumps({**recorded, "answer_key": key,
-                                   "manifest": manifest_digest(manifest)}) + "\n")  # fmt: skip
+                                   "manifest": manifest_digest(manifest),
+                                   "canvas_column": canvas_column,
+                                   "roster": roster_path}) + "\n")  # fmt: skip
     ordered = tuple(sorted(results, key=lambda r: r.student))
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)
-    notes = write_html_reports(out, ordered, assignment, words, synced=False)
+    notes += write_html_reports(out, ordered, assignment, words, synced=False)
     notes += write_reports(
-        out, ordered, assignment.title, words, gradebook_names(ordered, manifest)
-    )
+        out, ordered, assignment.title, words, gradebook_names(ordered, manifest),
+        canvas_column or "", roster,
+    )  # fmt: skip
     changed.sort()
     return Regrade(ordered, tuple(changed), kept, tuple(notes))

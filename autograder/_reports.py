@@ -12,10 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._exports import CANVAS_FILE, MOODLE_FILE, canvas_gradebook, moodle_gradebook
+from ._exports import (
+    CANVAS_FILE,
+    MOODLE_FILE,
+    canvas_gradebook,
+    canvas_notes,
+    moodle_gradebook,
+    moodle_notes,
+)
 from ._files import sync_folders, write_atomic
 from ._plain import cell, printable, printable_lines
 from ._results import SubmissionResult, TestResult
+from ._roster import Roster
 from ._texts import GENERIC_MISTAKES
 
 __all__ = [
@@ -351,12 +359,16 @@ def write_reports(
     descriptions: Mapping[str, str] | None = None,
     names: Mapping[str, str] | None = None,
     canvas_column: str = "",
+    roster: Roster | None = None,
 ) -> list[str]:
-    """``feedback/<student>.txt``, ``histogram.txt``, ``mistakes.csv`` and ``grades.csv`` in
-    ``out``, each replaced atomically, the gradebook last. ``mistakes.csv`` is written only
-    when the class made some mistake or missed some entry (a batch where every run was
-    right, or none was read, has none). A feedback file that cannot be written does not
-    stop the others: what went wrong is returned, one line per file, for the summary.
+    """``feedback/<student>.txt``, ``histogram.txt``, ``mistakes.csv``, the LMS gradebooks
+    (``_exports``: Canvas's with ``canvas_column`` as its assignment's header, else the
+    title, and the SIS ids of ``roster``) and ``grades.csv`` in ``out``, each replaced
+    atomically, the gradebook last. ``mistakes.csv`` is written only when the class made
+    some mistake or missed some entry (a batch where every run was right, or none was read,
+    has none). A feedback file that cannot be written does not stop the others: what went
+    wrong is returned, one line per file, for the summary, and after it what the LMS
+    gradebooks cannot carry (``canvas_notes``, ``moodle_notes``).
 
     Everything in ``out`` and ``out/feedback`` (the pages ``write_html_reports`` left
     unsynced too) is made durable at once just before the gradebook, which is synced on its
@@ -383,9 +395,11 @@ def write_reports(
     write_atomic(out / MISTAKES, mistakes_text(tally), newline="", synced=False)
     # The LMS's own layouts (``_exports``), then the gradebook, last.
     column = canvas_column or title or (results[0].assignment if results else "score")
-    write_atomic(out / CANVAS_FILE, canvas_gradebook(results, column, names), newline="",
-                 synced=False)  # fmt: skip
+    students = roster.students if roster is not None else ()
+    write_atomic(out / CANVAS_FILE, canvas_gradebook(results, column, names, students),
+                 newline="", synced=False)  # fmt: skip
     write_atomic(out / MOODLE_FILE, moodle_gradebook(results, names), newline="", synced=False)
     sync_folders(feedback, out)
     write_atomic(out / "grades.csv", gradebook_text(results, names), newline="")
-    return problems
+    problems += canvas_notes(results, column, names, roster, column_given=bool(canvas_column))
+    return problems + moodle_notes(results)

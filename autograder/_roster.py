@@ -1,8 +1,10 @@
 """Rosters: the CSV of students an instructor exports from a learning-management system.
 
-A roster needs a column of student ids; names and emails are optional. Headers are matched
-loosely, because every system spells them its own way (``SID``, ``Student ID``,
-``Username``; ``Email``, ``E-mail address``; ``Name`` or ``First name`` + ``Last name``).
+A roster needs a column of student ids; names, emails and what a Canvas gradebook needs to
+match a student (``SIS User ID``, ``SIS Login ID``, ``Section``) are optional. Headers are
+matched loosely, because every system spells them its own way (``SID``, ``Student ID``,
+``Username``; ``Email``, ``E-mail address``; ``Name`` or ``First name`` + ``Last name``;
+``SIS User ID`` or ``sis_user_id``).
 A bad row is reported with its row number and left out; the other rows stand. Columns are
 separated by commas, or by semicolons or tabs (as a spreadsheet in a European locale, or
 one saving "text", writes them).
@@ -28,6 +30,11 @@ EMAIL_HEADERS = ("email", "e-mail", "email address", "e-mail address", "mail")
 NAME_HEADERS = ("name", "full name", "student name", "student")
 FIRST_HEADERS = ("first name", "first", "given name")
 LAST_HEADERS = ("last name", "last", "surname", "family name")
+# What Canvas matches a gradebook row by when its user id is not known (Canvas's gradebook
+# export names them so; its SIS import files say ``user_id`` and ``login_id``).
+SIS_USER_HEADERS = ("sis user id", "sis id", "sisid", "user sis id")
+SIS_LOGIN_HEADERS = ("sis login id", "login id", "sis login", "loginid")
+SECTION_HEADERS = ("section", "sections", "section name", "course section")
 # An id becomes a folder name and a key in JSON: keep it to what is safe everywhere.
 _ID_CHARACTERS = re.compile(r"[A-Za-z0-9._@+-]*")
 MAX_ID = 100
@@ -42,6 +49,9 @@ class RosterStudent:
     name: str = ""
     email: str = ""
     row: int = 0  # the line of the CSV file its row starts on
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,8 @@ def _column(header: list[str], names: tuple[str, ...]) -> int | None:
 def _twice(header: list[str]) -> str:
     """The first column the roster reads that the header names twice, which would leave it
     unclear which one is meant, as a problem; ``""`` when there is none."""
-    known = {*ID_HEADERS, *EMAIL_HEADERS, *NAME_HEADERS, *FIRST_HEADERS, *LAST_HEADERS}
+    known = {*ID_HEADERS, *EMAIL_HEADERS, *NAME_HEADERS, *FIRST_HEADERS, *LAST_HEADERS,
+             *SIS_USER_HEADERS, *SIS_LOGIN_HEADERS, *SECTION_HEADERS}  # fmt: skip
     first: dict[str, int] = {}
     for k, name in enumerate(header):
         simple = _simple(name)
@@ -203,6 +214,9 @@ def read_roster(path: str | Path) -> Roster:
     email_col = _column(header, EMAIL_HEADERS)
     name_col = _column(header, NAME_HEADERS)
     first_col, last_col = _column(header, FIRST_HEADERS), _column(header, LAST_HEADERS)
+    sis_user_col = _column(header, SIS_USER_HEADERS)
+    sis_login_col = _column(header, SIS_LOGIN_HEADERS)
+    section_col = _column(header, SECTION_HEADERS)
 
     def cell(row: list[str], col: int | None) -> str:
         return row[col].strip() if col is not None and col < len(row) else ""
@@ -251,7 +265,10 @@ def read_roster(path: str | Path) -> Roster:
         first_row[student_id.lower()] = line
         if email:
             emails[email.lower()] = line
-        students.append(RosterStudent(student_id, name, email, line))
+        students.append(
+            RosterStudent(student_id, name, email, line, cell(row, sis_user_col),
+                          cell(row, sis_login_col), cell(row, section_col))
+        )  # fmt: skip
     if not students and not problems:
         raise UsageError(source, "the roster has a header but no students")
     return Roster(source, tuple(students), tuple(problems))

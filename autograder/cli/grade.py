@@ -7,10 +7,13 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from reference_solutions import ReferenceAnswers
 
-from .. import UsageError, grade_folder, load_assignment, load_manifest, read_times
+from .. import UsageError, grade_folder, load_assignment, load_manifest, read_roster, read_times
+from .._exports import lms_warnings
+from .._plain import printable
 from ._options import add_course_option, add_isolation_option, add_timeout_option, count, path_name
 
 HELP = "grade a folder of submissions (one per student)"
@@ -45,6 +48,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_isolation_option(parser)
     add_course_option(parser)
+    add_gradebook_options(parser)
+
+
+def add_gradebook_options(parser: argparse.ArgumentParser) -> None:
+    """``--canvas-column`` and ``--roster``, for ``grades-canvas.csv`` (grade and regrade)."""
+    parser.add_argument(
+        "--canvas-column",
+        metavar="NAME",
+        help="the assignment's column in grades-canvas.csv, as Canvas's gradebook export heads "
+        "it ('Homework 3 (4321)'; default: the assignment's title)",
+    )
+    parser.add_argument(
+        "--roster",
+        metavar="CSV",
+        type=path_name,
+        help="the class roster as Canvas exports it, for the SIS ids and sections in "
+        "grades-canvas.csv",
+    )
+
+
+def checked_column(text: str | None) -> str | None:
+    """``--canvas-column`` as given; one that Canvas could not read as a header is refused
+    (Canvas compares it with its own titles as it is, so nothing is trimmed)."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise UsageError("--canvas-column", "is empty; give the column as Canvas heads it "
+                         "('Homework 3 (4321)')")  # fmt: skip
+    if printable(text) != text:
+        raise UsageError("--canvas-column", f"'{printable(text)}' holds a control character "
+                         "(a line break, an escape): give the column on one line")  # fmt: skip
+    return text
+
+
+def print_lms_warnings(notes: list[str] | tuple[str, ...], stream: TextIO | None) -> None:
+    """The notes on the LMS gradebooks again, as warnings on ``stream``."""
+    if stream is not None:
+        for note in lms_warnings(notes):
+            print(f"autograder: warning: {printable(note)}", file=stream)
 
 
 def grade_text(
@@ -58,8 +100,14 @@ def grade_text(
     manifest: str | None = None,
     isolation: str | None = None,
     times: str | None = None,
+    canvas_column: str | None = None,
+    roster: str | None = None,
+    warnings: TextIO | None = None,
 ) -> str:
-    """Grade, write the reports, and return the summary."""
+    """Grade, write the reports, and return the summary; the notes on the LMS gradebooks
+    also go to ``warnings``, one line each."""
+    column = checked_column(canvas_column)
+    class_roster = read_roster(roster) if roster else None
     limits = load_assignment(name).limits
     if timeout is not None:
         limits = limits.with_timeout(timeout)
@@ -69,8 +117,9 @@ def grade_text(
     batch = grade_folder(
         name, folder, target, answers=ReferenceAnswers(), workers=workers, resume=resume,
         limits=limits, progress=sys.stderr, manifest=variants, isolation=isolation,
-        times=submitted,
+        times=submitted, canvas_column=column, roster=class_roster,
     )  # fmt: skip
+    print_lms_warnings(batch.notes, warnings)
     resumed = len(batch.results) - batch.graded_now
     head = f"graded {batch.graded_now} submissions" + (
         f" ({resumed} already graded before --resume)" if resumed else ""
@@ -95,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
                 args.assignment, args.submissions, args.out, workers=args.jobs,
                 resume=args.resume, timeout=args.timeout, manifest=args.manifest,
                 isolation=args.isolation, times=args.times,
+                canvas_column=args.canvas_column, roster=args.roster, warnings=sys.stderr,
             )
         )  # fmt: skip
     except KeyboardInterrupt:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from reference_solutions import ReferenceAnswers
 
-from .. import UsageError, load_manifest, regrade_folder
+from .. import UsageError, load_manifest, read_roster, regrade_folder
 from ._options import add_course_option, path_name
+from .grade import add_gradebook_options, checked_column, print_lms_warnings
 
 HELP = "mark a graded batch again from its kept outputs (a corrected key, new tolerances)"
 
@@ -25,10 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the manifest the batch was graded with, if any",
     )
     add_course_option(parser)
+    add_gradebook_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    # (without these, the ones the batch was graded with: batch.json keeps them)
+    column = checked_column(args.canvas_column)
+    roster = read_roster(args.roster) if args.roster else None
     manifest = None
     if args.manifest:
         try:
@@ -36,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError, KeyError, TypeError):
             raise UsageError(str(out), "is not a graded batch (no readable batch.json)") from None
         manifest = load_manifest(args.manifest, name)
-    done = regrade_folder(out, ReferenceAnswers(), manifest=manifest)
+    done = regrade_folder(out, ReferenceAnswers(), manifest=manifest, canvas_column=column,
+                          roster=roster)  # fmt: skip
+    print_lms_warnings(done.notes, sys.stderr)
     sys.stdout.write(done.summary())
     return 0

@@ -55,7 +55,7 @@ def ids(result) -> list[str]:
         (  # Canvas gradebook export: "Student" is the name, "ID" the id
             "Student,ID,SIS User ID,SIS Login ID,Section",
             '"Lee, Ann",4711,s1,alee,Section 1',
-            RosterStudent("4711", "Lee, Ann", "", 2),
+            RosterStudent("4711", "Lee, Ann", "", 2, "s1", "alee", "Section 1"),
         ),
         (
             "  SID  , Email ",
@@ -68,7 +68,16 @@ def ids(result) -> list[str]:
             "s1,Lee,Ann,ann@uni.edu",
             RosterStudent("s1", "Ann Lee", "ann@uni.edu", 2),
         ),
-        ("Name,SIS User ID", "Ann Lee,s1", RosterStudent("s1", "Ann Lee", "", 2)),
+        (  # a Canvas roster without its "ID": the SIS id is the student's id, and stays one
+            "Name,SIS User ID",
+            "Ann Lee,s1",
+            RosterStudent("s1", "Ann Lee", "", 2, sis_user_id="s1"),
+        ),
+        (  # Canvas's SIS import spelling, matched as loosely as the other headers
+            "user_id,login_id,full_name,email,Course Section",
+            "s1,alee,Ann Lee,ann@uni.edu,MDP 101",
+            RosterStudent("s1", "Ann Lee", "ann@uni.edu", 2, "", "alee", "MDP 101"),
+        ),
     ],
 )
 def test_lms_headers_are_recognised(tmp_path, header, row, expected):
@@ -284,7 +293,8 @@ def test_a_utf16_file_is_named_so(tmp_path):
 @pytest.mark.parametrize(
     ("header", "twice"),
     [("Name,ID,ID", "'ID' twice (columns 2 and 3)"), ("SID,Email, e-mail ,E-Mail", "'E-Mail'"),
-     ("Student_ID,Name,student id", "'student id' twice (columns 1 and 3)")],
+     ("Student_ID,Name,student id", "'student id' twice (columns 1 and 3)"),
+     ("SID,SIS Login ID,Section,section", "'section' twice (columns 3 and 4)")],
 )  # fmt: skip
 def test_a_header_naming_a_column_twice_is_refused(tmp_path, header, twice):
     path = roster(tmp_path, f"{header}\nann,Ann,ann@uni.edu\n")
