@@ -68,6 +68,14 @@ from ._late import LatePolicy, read_times
 from ._lms import Submission, find_submissions
 from ._manifest import Manifest, StudentBoard, load_manifest, write_manifest
 from ._parse import OutputError, Printed, parse_output
+from ._prairielearn import (
+    HIDDEN_RESULTS,
+    PRAIRIELEARN_IMAGE,
+    PrairieLearnExport,
+    build_prairielearn,
+    prairielearn_results,
+    run_prairielearn,
+)
 from ._registry import Registry
 from ._regrade import Regrade, regrade_folder
 from ._resources import package_copies, package_data
@@ -80,8 +88,10 @@ from ._templates import program_name, render_handout, render_program
 from ._verdict import grade_output
 
 __all__ = [
+    "HIDDEN_RESULTS",
     "LEVELS",
     "MAX_GOAL",
+    "PRAIRIELEARN_IMAGE",
     "STANDARD_JUMPS",
     "TRAP_KINDS",
     "TRAP_LANE_SQUARES",
@@ -114,6 +124,7 @@ __all__ = [
     "PolicyCost",
     "PolicyGrading",
     "PolicyJudge",
+    "PrairieLearnExport",
     "Printed",
     "Registry",
     "Regrade",
@@ -144,6 +155,7 @@ __all__ = [
     "board_family",
     "board_rows",
     "build_gradescope",
+    "build_prairielearn",
     "check_html",
     "check_submission",
     "check_text",
@@ -171,6 +183,7 @@ __all__ = [
     "parse_board",
     "parse_output",
     "policy_judge",
+    "prairielearn_results",
     "program_name",
     "read_results",
     "read_roster",
@@ -183,6 +196,7 @@ __all__ = [
     "render_handout",
     "render_program",
     "run_gradescope",
+    "run_prairielearn",
     "standard_board",
     "submission_html",
     "with_own_board",
