@@ -77,7 +77,7 @@ from ._prairielearn import (
     run_prairielearn,
 )
 from ._registry import Registry
-from ._regrade import Regrade, regrade_folder
+from ._regrade import Regrade, graded_course, regrade_folder
 from ._resources import package_copies, package_data
 from ._results import SubmissionResult, SubmissionStatus, TestResult, TestStatus
 from ._roster import Roster, RosterStudent, read_roster
@@ -170,6 +170,7 @@ __all__ = [
     "grade_folder",
     "grade_output",
     "grade_submission",
+    "graded_course",
     "grid_goal_problem",
     "load_assignment",
     "load_board",

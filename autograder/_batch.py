@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from ._answers import AnswerSource, policy_judge, with_own_board
 from ._archives import ArchiveError, Caps, is_archive, unpacked
-from ._assignments import Assignment, Limits, load_assignment
+from ._assignments import Assignment, Limits, course_settings_file, load_assignment
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
 from ._exports import roster_again
@@ -775,12 +775,21 @@ def grade_folder(
         roster_path = str(Path(roster.source).resolve())
     elif isinstance(roster_path, str):
         roster, roster_notes = roster_again(roster_path)
-    exports = {"canvas_column": canvas_column, "roster": roster_path}
+    settings = course_settings_file()
+    # The course's settings graded with (their path): regrade marks with them again.
+    exports = {"canvas_column": canvas_column, "roster": roster_path,
+               "course": str(settings.resolve()) if settings is not None else None}  # fmt: skip
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
                          manifest_digest(manifest), limits=limits,
                          submissions=str((unpacked_from or folder).resolve()),
                          exports=exports)  # fmt: skip
     notes += roster_notes + found_notes
+    if resume and "course" in kept and kept["course"] != exports["course"]:
+        notes.append(
+            f"resumed with the course settings {exports['course'] or '(none)'}, "
+            f"where the batch began with {kept['course'] or '(none)'}: the "
+            "results graded before keep theirs (regrade marks all with these)"
+        )
     if manifest is None and submissions and not any(s.lms for s in submissions):
         notes.append(
             "the submissions are not named as an LMS download names them, so the ids in "

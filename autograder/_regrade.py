@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._answers import AnswerSource, policy_judge, with_own_board
-from ._assignments import load_assignment
+from ._assignments import course_settings_file, load_assignment
 from ._batch import (
     META,
     RESULTS,
@@ -37,7 +37,7 @@ from ._roster import Roster
 from ._texts import STDERR_HEADING, unreadable
 from ._verdict import grade_output
 
-__all__ = ["Regrade", "regrade_folder"]
+__all__ = ["Regrade", "graded_course", "regrade_folder"]
 
 # Boards whose output was read (or could have been): only these can be marked again.
 _MARKED = ("passed", "partial", "wrong", "unreadable")
@@ -122,6 +122,19 @@ def _late_again(result: SubmissionResult) -> SubmissionResult:
     return dataclasses.replace(result, score=score, extra=extra)
 
 
+def graded_course(out: str | Path) -> str | None:
+    """The course settings file the batch in ``out`` was graded with (its path, as
+    ``batch.json`` keeps it), or ``None``: ``regrade`` marks with it again unless told
+    otherwise, so that a batch is not marked again with the package's tolerances and points
+    where the course had set its own."""
+    try:
+        recorded = json.loads((Path(out) / META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    course = recorded.get("course") if isinstance(recorded, dict) else None
+    return course if isinstance(course, str) else None
+
+
 def regrade_folder(
     out: str | Path,
     answers: AnswerSource,
@@ -193,11 +206,16 @@ def regrade_folder(
         roster_path = str(Path(roster.source).resolve())
     elif isinstance(roster_path, str):
         roster, notes = roster_again(roster_path)
+    settings = course_settings_file()
+    course = str(settings.resolve()) if settings is not None else None
+    if "course" in recorded and recorded["course"] != course:
+        notes.append(f"marked with the course settings {course or '(none)'}, where the batch "
+                     f"was graded with {recorded['course'] or '(none)'}")  # fmt: skip
     # (what else batch.json keeps, the folder graded and its limits, stays for --resume)
     write_atomic(meta, json.dumps({**recorded, "answer_key": key,
                                    "manifest": manifest_digest(manifest),
                                    "canvas_column": canvas_column,
-                                   "roster": roster_path}) + "\n")  # fmt: skip
+                                   "roster": roster_path, "course": course}) + "\n")  # fmt: skip
     ordered = tuple(sorted(results, key=lambda r: r.student))
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)

@@ -6,11 +6,10 @@ dispatch."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib.metadata
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from types import ModuleType
 
 from reference_solutions import solver_kind
@@ -36,10 +35,9 @@ from . import (
     starter,
     variants,
 )
+from ._options import course_settings
 
 __all__ = ["VERBS", "main", "parser"]
-
-COURSE_SETTINGS = "AUTOGRADER_COURSE"
 
 VERBS: dict[str, ModuleType] = {
     "list": list_assignments,
@@ -95,26 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             repeated = " ".join(f"--set {word}" for word in extra)
             hint = f" (one --set per parameter: {repeated})"
         top.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
-    with _course_settings(getattr(args, "course", None)):
+    with course_settings(getattr(args, "course", None)):
         return _run(args)
-
-
-@contextlib.contextmanager
-def _course_settings(course: str | None) -> Iterator[None]:
-    """``--course FILE`` as ``$AUTOGRADER_COURSE``, read wherever an assignment is loaded
-    (in this process and in its workers), for the length of the command."""
-    if not course:
-        yield
-        return
-    before = os.environ.get(COURSE_SETTINGS)
-    os.environ[COURSE_SETTINGS] = os.path.abspath(course)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(COURSE_SETTINGS, None)
-        else:
-            os.environ[COURSE_SETTINGS] = before
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .._errors import UsageError
@@ -19,6 +21,7 @@ __all__ = [
     "add_output_options",
     "add_timeout_option",
     "count",
+    "course_settings",
     "non_negative",
     "path_name",
     "refuse_to_replace",
@@ -104,11 +107,30 @@ def refuse_to_replace(path: str | None, force: bool, what: str) -> None:
         raise UsageError(path, f"exists, and {what} would replace it; use --force to replace it")
 
 
+COURSE_SETTINGS = "AUTOGRADER_COURSE"
 COURSE_OPTION_HELP = (
     "a course settings file (TOML: [late], [tolerance], [tests], [limits], for every "
     "assignment or as [ASSIGNMENT.late] ...) laid over the assignment's own; default: "
     "$AUTOGRADER_COURSE"
 )
+
+
+@contextlib.contextmanager
+def course_settings(course: str | None) -> Iterator[None]:
+    """``course`` (a settings file) as ``$AUTOGRADER_COURSE``, read wherever an assignment is
+    loaded (in this process and in its workers), for the length of the block."""
+    if not course:
+        yield
+        return
+    before = os.environ.get(COURSE_SETTINGS)
+    os.environ[COURSE_SETTINGS] = os.path.abspath(course)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(COURSE_SETTINGS, None)
+        else:
+            os.environ[COURSE_SETTINGS] = before
 
 
 def add_course_option(parser: argparse.ArgumentParser) -> None:

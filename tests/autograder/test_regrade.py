@@ -286,3 +286,51 @@ def test_the_run_s_lines_are_told_from_an_old_marking_s():
     assert _run_lines(("output not readable: line 2", *stderr)) == ((), stderr)
     # With neither (a batch graded before the count was kept), only the standard error.
     assert _run_lines(("square 4: printed 1.00, expected 2.00", *stderr)) == ((), stderr)
+
+
+def test_regrade_marks_again_with_the_course_settings_the_batch_was_graded_with(
+    tmp_path, monkeypatch, capsys
+):
+    """A course loosened the tolerance in its settings file; a regrade with no --course must
+    not fall back to the package's 0.01 (and take the marks of the "off" program away), and
+    an edited settings file is what regrade is for."""
+    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
+    monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    right = reference_program("classic")
+    (folder / "off.py").write_text(OFF_BY.format(source=right))
+    settings = tmp_path / "course.toml"
+    settings.write_text("[classic.tolerance]\nvalues = 0.05\n")
+    out = tmp_path / "out"
+    code = main(["grade", "classic", str(folder), "--out", str(out), "--isolation", "process",
+                 "--course", str(settings)])  # fmt: skip
+    assert code == 0
+    assert json.loads((out / "batch.json").read_text())["course"] == str(settings.resolve())
+
+    def score() -> float:
+        with open(out / "grades.csv", newline="") as file:
+            return float(next(csv.DictReader(file))["score"])
+
+    full = score()
+    assert full == 100  # 0.03 off is within the course's 0.05
+    assert main(["regrade", str(out)]) == 0
+    assert "course settings: " + str(settings.resolve()) in capsys.readouterr().err
+    assert score() == full
+    # The course tightens it again: the regrade reads the edited file.
+    settings.write_text("[classic.tolerance]\nvalues = 0.01\n")
+    assert main(["regrade", str(out)]) == 0
+    assert score() < full
+    # Another file given wins, and the batch says it was graded with the first.
+    other = tmp_path / "other.toml"
+    other.write_text("[tolerance]\nvalues = 0.05\n")
+    assert main(["regrade", str(out), "--course", str(other)]) == 0
+    said = capsys.readouterr().out
+    assert f"marked with the course settings {other.resolve()}" in said
+    assert score() == full
+    # Gone: one line, nothing marked.
+    other.unlink()
+    assert main(["regrade", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"autograder: error: {other.resolve()}: the course settings")
+    assert "\n" not in err and score() == full
