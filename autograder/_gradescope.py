@@ -19,20 +19,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ._answers import AnswerSource, policy_judge, with_own_board
+from ._answers import AnswerSource, with_own_board
 from ._assignments import Assignment, load_assignment
 from ._cases import mistake_words
 from ._errors import UsageError
-from ._files import remove_temporaries, write_atomic, write_zip
+from ._files import remove_temporaries, write_zip
 from ._html import submission_fragment
-from ._isolation import detect_isolation
 from ._languages import language_names
 from ._manifest import Manifest, StudentBoard, load_manifest
+from ._platform import check_layout, grade_in_platform, visible_summary, write_results
 from ._resources import package_data
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
 from ._shipping import project_members
-from ._submission import grade_submission
 
 __all__ = ["VISIBILITIES", "build_gradescope", "gradescope_results", "run_gradescope"]
 
@@ -204,17 +203,8 @@ def gradescope_results(
         )
     lines = [note] if note else []
     lines += [f"problem: {p}" for p in result.problems]
-    if result.tests:
-        shown = [t for t in result.tests if t.visible or hidden_visibility == "visible"]
-        right = sum(t.status == "passed" for t in shown)
-        if len(shown) == len(result.tests):
-            lines.append(f"{right} of {len(shown)} boards fully right.")
-        else:
-            boards = "board" if len(shown) == 1 else "boards"
-            lines.append(f"{right} of {len(shown)} visible {boards} fully right.")
-            # Nothing of how they went: not even how many are right.
-            later = _SHOWN.get(hidden_visibility, "are shown later")
-            lines.append(f"Your program is also graded on other boards, whose results {later}.")
+    later = _SHOWN.get(hidden_visibility, "are shown later")
+    lines += visible_summary(result, hidden_visibility == "visible", f"whose results {later}")
     results: dict[str, Any] = {
         "score": result.score,
         "output": "\n".join(lines),
@@ -229,33 +219,15 @@ def gradescope_results(
     return results
 
 
-def _staff_log(result: SubmissionResult) -> None:
-    print(f"student {result.student}: {result.score:g} / {result.max_score:g} ({result.status})")
-    for problem in result.problems:
-        print(f"  problem: {problem}")
-    for test in result.tests:
-        print(
-            f"  {test.name}: {test.score:g} / {test.max_score:g} {test.status} {test.seconds:.2f}s"
-        )
-        for line in (*test.feedback, *test.staff):
-            print(f"    {line}")
-
-
-def _write_results(root: Path, results: dict[str, Any]) -> Path:
-    folder = root / "results"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "results.json"
-    write_atomic(target, json.dumps(results, indent=1) + "\n")
-    return target
-
-
 def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> dict[str, Any]:
     """Grade ``<root>/submission`` as ``<root>/source/gradescope.json`` says, on the cases
     of ``answers``, and write ``<root>/results/results.json``. A failure of the grader itself
     still writes a result that tells the student, and the traceback goes to the staff's
     log."""
     root = Path(root)
-    _check_layout(root)
+    check_layout(root, "Gradescope", [(f"source/{CONFIG}", "file"), ("submission", "folder")],
+                 f"source/{CONFIG} (the autograder zip, unpacked) and submission/ (the "
+                 "student's files)")  # fmt: skip
     started = time.monotonic()
     print(f"autograder from {Path(__file__).resolve().parent}")
     try:
@@ -270,25 +242,8 @@ def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> d
             "tests": [],
         }
     results["execution_time"] = round(time.monotonic() - started, 3)
-    _write_results(root, results)
+    write_results(root, results)
     return results
-
-
-def _check_layout(root: Path) -> None:
-    """Refuse, in one line, a root that is not laid out as Gradescope lays out
-    ``/autograder``: nothing is graded and no result written where there is no submission
-    or no configuration to grade it by."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root}", "is not a folder")
-    needed = [(root / "source" / CONFIG, "file"), (root / "submission", "folder")]
-    for path, kind in needed:
-        if not (path.is_dir() if kind == "folder" else path.is_file()):
-            raise UsageError(
-                f"--root {root}",
-                f"is not Gradescope's layout: no {path.relative_to(root).as_posix()} ({kind}); "
-                f"it needs source/{CONFIG} (the autograder zip, unpacked) and submission/ "
-                "(the student's files)",
-            )
 
 
 def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
@@ -322,24 +277,13 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
         student = entry.id
         cases = with_own_board(answers.own_board_case(assignment, entry.board), cases)
         print(note)
-    isolation = detect_isolation(config.get("isolation"))
-    print(f"isolation: {isolation.describe()}")
     # The program gets a copy of the submission; everything else under the root (answers,
     # metadata about other submissions, the results) stays out of its reach.
-    hidden = [root / "source", root / "results", root / "submission", root / METADATA,
-              *answers.secret_paths()]  # fmt: skip
-    # The student's own board (or the public one) is visible, so its feedback shows what the
-    # program printed there, as ``autograder check`` does; hidden boards never quote it
-    # (``_verdict`` quotes only where the case is visible), since a program can echo a board
-    # it was handed. Quoting lets a program read back, in its feedback, files it found: only
-    # where the answer material is kept from it (every level but ``process``) is that safe.
-    quote = isolation.level != "process"
-    result = grade_submission(
-        assignment, root / "submission", cases, student=student, limits=limits,
-        quote_output=quote, isolation=isolation, hidden=hidden,
-        policy=policy_judge(answers, assignment),
+    hidden = [root / "source", root / "results", root / "submission", root / METADATA]
+    result = grade_in_platform(
+        answers, assignment, root / "submission", cases, student=student, limits=limits,
+        isolation=config.get("isolation"), hidden=hidden,
     )  # fmt: skip
-    _staff_log(result)
     page = submission_fragment(result, assignment, mistake_words(cases))
     results = gradescope_results(
         result, config.get("hidden_visibility", "after_due_date"), note, page

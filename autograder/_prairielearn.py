@@ -47,19 +47,16 @@ from typing import Any
 
 import jinja2
 
-from ._answers import AnswerSource, policy_judge, with_own_board
+from ._answers import AnswerSource, with_own_board
 from ._assignments import Assignment, Limits, load_assignment
 from ._boards import describe_board
 from ._bundles import SECRET_ENV, secret_id
 from ._errors import UsageError
-from ._files import write_atomic
-from ._gradescope import _staff_log
-from ._isolation import detect_isolation
+from ._platform import check_layout, grade_in_platform, visible_summary, write_results
 from ._resources import package_data
 from ._results import SubmissionResult, TestResult, TestStatus
 from ._sandbox import LEVELS
 from ._shipping import DISTRIBUTION, project_members
-from ._submission import grade_submission
 from ._templates import program_name
 
 __all__ = [
@@ -476,16 +473,8 @@ def prairielearn_results(
         )
     lines = [note] if note else []
     lines += [f"problem: {p}" for p in result.problems]
-    shown = [t for t in result.tests if t.visible or each]
-    right = sum(t.status == "passed" for t in shown)
-    if len(shown) == len(result.tests):
-        lines.append(f"{right} of {len(shown)} boards fully right.")
-    else:
-        boards = "board" if len(shown) == 1 else "boards"
-        lines.append(f"{right} of {len(shown)} visible {boards} fully right.")
-        # Nothing of how they went: not even how many are right.
-        lines.append("Your program is also graded on other boards, which count in your score; "
-                     "their results are not shown one by one.")  # fmt: skip
+    lines += visible_summary(result, each, "which count in your score; their results are "
+                             "not shown one by one")  # fmt: skip
     score = result.score / result.max_score if result.max_score > 0 else 0.0
     return {
         "gradable": True,
@@ -513,21 +502,16 @@ def _test(test: TestResult) -> dict[str, Any]:
     }
 
 
-def _write_results(root: Path, results: dict[str, Any]) -> Path:
-    folder = root / "results"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "results.json"
-    write_atomic(target, json.dumps(results, indent=1) + "\n")
-    return target
-
-
 def run_prairielearn(answers: AnswerSource, root: str | Path = "/grade") -> dict[str, Any]:
     """Grade ``<root>/student`` as ``<root>/tests/prairielearn.json`` says, on the board of
     the variant (``<root>/data/data.json``) and the assignment's other boards, and write
     ``<root>/results/results.json``. A failure of the grader itself still writes a result
     (not gradable: the student loses no attempt), and the traceback goes to the job's log."""
     root = Path(root)
-    _check_layout(root)
+    check_layout(root, "PrairieLearn",
+                 [(f"tests/{CONFIG}", "file"), ("student", "folder"), (DATA, "file")],
+                 f"tests/{CONFIG} (the question's tests/ folder), student/ (the student's "
+                 f"files) and {DATA} (the variant's data)")  # fmt: skip
     started = time.monotonic()
     print(f"autograder from {Path(__file__).resolve().parent}")
     try:
@@ -542,26 +526,8 @@ def run_prairielearn(answers: AnswerSource, root: str | Path = "/grade") -> dict
             "tests": [],
         }
     print(f"graded in {time.monotonic() - started:.2f} s")
-    _write_results(root, results)
+    write_results(root, results)
     return results
-
-
-def _check_layout(root: Path) -> None:
-    """Refuse, in one line, a root that is not laid out as PrairieLearn lays out ``/grade``:
-    nothing is graded and no result written where there is no submission, no variant or
-    no configuration to grade it by."""
-    if not root.is_dir():
-        raise UsageError(f"--root {root}", "is not a folder")
-    needed = [(f"tests/{CONFIG}", "file"), ("student", "folder"), (DATA, "file")]
-    for rel, kind in needed:
-        path = root / rel
-        if not (path.is_dir() if kind == "folder" else path.is_file()):
-            raise UsageError(
-                f"--root {root}",
-                f"is not PrairieLearn's layout: no {rel} ({kind}); it needs tests/{CONFIG} (the "
-                f"question's tests/ folder), student/ (the student's files) and {DATA} (the "
-                "variant's data)",
-            )
 
 
 def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
@@ -588,22 +554,15 @@ def _grade(root: Path, answers: AnswerSource) -> dict[str, Any]:
     cases = with_own_board(own, answers.cases(assignment))
     variant = f"variant {params.get('variant')}"
     print(f"{variant}: {own.title}")
-    isolation = detect_isolation(config.get("isolation"))
-    print(f"isolation: {isolation.describe()}")
     # The program gets a copy of the submission; everything else PrairieLearn put in the
     # job (the project and its answer keys, the variant's data, the results) stays out of
     # its reach.
     hidden = [root / "tests", root / "data", root / "results", root / "student",
-              root / "serverFilesCourse", root / "shared", *answers.secret_paths()]  # fmt: skip
-    # As on Gradescope: a visible board's feedback quotes what the program printed only
-    # where the answer material is kept from it (every level but ``process``).
-    quote = isolation.level != "process"
-    result = grade_submission(
-        assignment, root / "student", cases, student=variant, limits=limits,
-        quote_output=quote, isolation=isolation, hidden=hidden,
-        policy=policy_judge(answers, assignment),
+              root / "serverFilesCourse", root / "shared"]  # fmt: skip
+    result = grade_in_platform(
+        answers, assignment, root / "student", cases, student=variant, limits=limits,
+        isolation=config.get("isolation"), hidden=hidden,
     )  # fmt: skip
-    _staff_log(result)
     results = prairielearn_results(result, config.get("hidden_results", "total"))
     results["extra_data"] = {"isolation": result.isolation}
     return results
