@@ -524,6 +524,28 @@ def _limits_said(limits: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} {v:g}" for k, v in limits.items() if isinstance(v, int | float))
 
 
+def kept_exports(
+    kept: Mapping[str, Any], canvas_column: str | None, roster: Roster | None
+) -> tuple[dict[str, Any], str | None, Roster | None, list[str]]:
+    """What a batch's gradebooks are written with, and ``batch.json`` keeps for the next
+    ``--resume`` or ``regrade``: the Canvas column and the roster given, else those ``kept``
+    (a batch's ``batch.json``) names, the roster read again from its path; and the course
+    settings in effect (their path), which regrade marks with again. Returns those entries,
+    the column, the roster and notes (a kept roster that can no longer be read)."""
+    if canvas_column is None and isinstance(kept.get("canvas_column"), str):
+        canvas_column = kept["canvas_column"]
+    roster_path = kept.get("roster")
+    notes: list[str] = []
+    if roster is not None:
+        roster_path = str(Path(roster.source).resolve())
+    elif isinstance(roster_path, str):
+        roster, notes = roster_again(roster_path)
+    settings = course_settings_file()
+    entries = {"canvas_column": canvas_column, "roster": roster_path,
+               "course": str(settings.resolve()) if settings is not None else None}  # fmt: skip
+    return entries, canvas_column, roster, notes
+
+
 def _prepare_out(
     out: Path, key: str, name: str, resume: bool, manifest: str | None = None, *,
     submissions: str = "", limits: Limits | None = None,
@@ -767,18 +789,7 @@ def grade_folder(
     if manifest is not None:
         assign_notes = _manifest_matches(manifest, folder, assigned) + assign_notes
     kept = (_read_meta(out / META) or {}) if resume else {}
-    if canvas_column is None and isinstance(kept.get("canvas_column"), str):
-        canvas_column = kept["canvas_column"]
-    roster_path = kept.get("roster")
-    roster_notes: list[str] = []
-    if roster is not None:
-        roster_path = str(Path(roster.source).resolve())
-    elif isinstance(roster_path, str):
-        roster, roster_notes = roster_again(roster_path)
-    settings = course_settings_file()
-    # The course's settings graded with (their path): regrade marks with them again.
-    exports = {"canvas_column": canvas_column, "roster": roster_path,
-               "course": str(settings.resolve()) if settings is not None else None}  # fmt: skip
+    exports, canvas_column, roster, roster_notes = kept_exports(kept, canvas_column, roster)
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
                          manifest_digest(manifest), limits=limits,
                          submissions=str((unpacked_from or folder).resolve()),

@@ -16,18 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._answers import AnswerSource, policy_judge, with_own_board
-from ._assignments import course_settings_file, load_assignment
+from ._assignments import load_assignment
 from ._batch import (
     META,
     RESULTS,
     current_results,
     fingerprint,
     gradebook_names,
+    kept_exports,
     manifest_digest,
 )
 from ._cases import TestCase, mistake_words
 from ._errors import UsageError
-from ._exports import roster_again
 from ._files import write_atomic
 from ._html import write_html_reports
 from ._manifest import Manifest
@@ -198,24 +198,19 @@ def regrade_folder(
     log = "".join(json.dumps(r.to_json()) + "\n" for r in results)
     write_atomic(out / RESULTS, log)
     key = fingerprint(assignment, cases, manifest)
-    if canvas_column is None and isinstance(recorded.get("canvas_column"), str):
-        canvas_column = recorded["canvas_column"]
-    roster_path = recorded.get("roster")
-    notes: list[str] = []
-    if roster is not None:
-        roster_path = str(Path(roster.source).resolve())
-    elif isinstance(roster_path, str):
-        roster, notes = roster_again(roster_path)
-    settings = course_settings_file()
-    course = str(settings.resolve()) if settings is not None else None
+    exports, canvas_column, roster, notes = kept_exports(recorded, canvas_column, roster)
+    course = exports["course"]
     if "course" in recorded and recorded["course"] != course:
         notes.append(f"marked with the course settings {course or '(none)'}, where the batch "
                      f"was graded with {recorded['course'] or '(none)'}")  # fmt: skip
     # (what else batch.json keeps, the folder graded and its limits, stays for --resume)
-    write_atomic(meta, json.dumps({**recorded, "answer_key": key,
-                                   "manifest": manifest_digest(manifest),
-                                   "canvas_column": canvas_column,
-                                   "roster": roster_path, "course": course}) + "\n")  # fmt: skip
+    write_atomic(
+        meta,
+        json.dumps(
+            {**recorded, "answer_key": key, "manifest": manifest_digest(manifest), **exports}
+        )
+        + "\n",
+    )
     ordered = tuple(sorted(results, key=lambda r: r.student))
     words = mistake_words(cases)
     # (write_reports syncs the pages with its own files, before the gradebook)
