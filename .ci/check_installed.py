@@ -123,7 +123,7 @@ def installed(archive: Path, work: Path, env: dict[str, str], kind: str) -> None
     demo = said("demo")
     expect("== classic" in demo and "== trap-lane" in demo, "the demo graded too little")
     _gradescope(said, here, user)
-    _prairielearn(said, here)
+    _prairielearn(said, here, user)
 
 
 def _gradescope(said: Callable[..., str], here: Path, user: dict[str, str]) -> None:
@@ -149,12 +149,31 @@ def _gradescope(said: Callable[..., str], here: Path, user: dict[str, str]) -> N
     said("gradescope-run", "--root", str(here / "practice"), code=2)
 
 
-def _prairielearn(said: Callable[..., str], here: Path) -> None:
-    """The PrairieLearn question, where this version has the command."""
-    if "prairielearn" not in said("--help"):
-        return
+def _prairielearn(said: Callable[..., str], here: Path, user: dict[str, str]) -> None:
+    """The question, built from the installed packages; a variant drawn by its server.py
+    (in a Python without them), and its grading job run as PrairieLearn runs it."""
     said("prairielearn", "classic", "--out", "pl-question")
-    expect((here / "pl-question" / "info.json").is_file(), "PrairieLearn: no info.json")
+    question = here / "pl-question"
+    expect((question / "info.json").is_file(), "PrairieLearn: no info.json")
+    root = here / "pl-root"
+    shutil.copytree(question / "tests", root / "tests")
+    (root / "data").mkdir()
+    (root / "student").mkdir()
+    draw = ("import json, sys; sys.path.insert(0, sys.argv[1]); import server; "
+            "d = {'params': {}, 'correct_answers': {}, 'variant_seed': 7, 'options': {}}; "
+            "server.generate(d); print(json.dumps(d))")  # fmt: skip
+    data = run([sys.executable, "-I", "-c", draw, str(question)], here, user)
+    (root / "data" / "data.json").write_text(data, encoding="utf-8")
+    expect("expected" not in json.loads(data)["params"], "PrairieLearn: params hold answers")
+    # (a program that solves the board it is given: right on the variant's board too)
+    shutil.copy(here / "practice" / "correct_loops.py", root / "student" / "classic.py")
+    python = shutil.which("python", path=user["PATH"]) or "python3"
+    env = {**user, "AUTOGRADER_GRADE_ROOT": str(root), "AUTOGRADER_PYTHON": python}
+    run(["bash", str(root / "tests" / "grade")], here, env)
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    got = f"{results.get('score')} ({results.get('message')})"
+    expect(results.get("gradable") is True and results.get("score") == 1,
+           f"PrairieLearn: a correct program got {got}")  # fmt: skip
 
 
 def main() -> int:
