@@ -836,6 +836,11 @@ def grade_folder(
                      f"{RESULTS} keeps them")  # fmt: skip
     done = {s: r for s, r in done.items() if s in digests and s not in changed}
     lms_names = {w.student: w.submission.name for w in assigned if w.submission.name}
+    # Which LMS named the student by the id the result carries (not where a manifest gave
+    # another id): the gradebooks put a Canvas user id only in Canvas's ID column, a Moodle
+    # participant number only in Moodle's Identifier.
+    lms_kinds = {w.student: w.submission.lms for w in assigned
+                 if w.submission.lms and w.student == w.submission.student}  # fmt: skip
     if resume:  # (regrade leaves them out too)
         _left_out(out, gone)
     todo = [w for w in assigned if w.student not in done]
@@ -869,7 +874,8 @@ def grade_folder(
         def record(result: SubmissionResult) -> None:
             # What a resume compares, and the name an LMS download gives (a Moodle folder's
             # "Ana Lopez", a Canvas file's "lopezana") for the gradebooks, regrade's too.
-            noted = {"digest": digests.get(result.student), "name": lms_names.get(result.student)}
+            noted = {"digest": digests.get(result.student), "name": lms_names.get(result.student),
+                     "lms": lms_kinds.get(result.student)}  # fmt: skip
             if any(noted.values()):
                 extra = {k: v for k, v in noted.items() if v}
                 result = replace(result, extra={**result.extra, **extra})

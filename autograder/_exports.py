@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ._errors import UsageError
+from ._lms import BLACKBOARD, CANVAS, MOODLE
 from ._plain import cell
 from ._results import SubmissionResult
 from ._roster import Roster, RosterStudent, read_roster
@@ -67,6 +68,9 @@ PARTICIPANT = "Participant "
 # What Canvas's Assignment.title_and_id reads as a column naming its assignment.
 _TITLE_AND_ID = re.compile(r"(?P<title>.*)\s\((?P<id>\d+)\)")
 _SHOWN = 8  # ids named in one note, at most
+# Canvas takes a row whose first cell holds this for its points row, not a student's
+# (gradebook_importer.rb, check_for_non_student_row): a name that holds it is not written.
+_POINTS_ROW = "points possible"
 
 
 def _digits(text: str) -> bool:
@@ -74,6 +78,14 @@ def _digits(text: str) -> bool:
     reads ``ID`` with Ruby's ``to_i``, which reads ``12_34`` as 1234 and ``7abc`` as 7, so
     any other id would land on whatever user has that number."""
     return text.isascii() and text.isdigit()
+
+
+def _lms(result: SubmissionResult) -> str:
+    """The LMS whose download named the student by the id the result carries (``grade``
+    keeps it), or ``""``: a Canvas file's id is a Canvas user id, a Moodle folder's a
+    participant number, and neither is the other's."""
+    named = result.extra.get("lms")
+    return named if isinstance(named, str) else ""
 
 
 def _listed(ids: Sequence[str]) -> str:
@@ -90,7 +102,9 @@ class _Found:
 class _RosterIndex:
     """The rows of a roster by what a submission may be named by, strongest first: the id
     the roster gives (Canvas's user id in Canvas's export), the SIS user id, the SIS login
-    id, the email. A value two rows share matches neither."""
+    id, the email. A value two rows share matches neither; so does one that names one row
+    at one level and another row at another (a Canvas user id equal to another student's
+    SIS user id)."""
 
     def __init__(self, students: Iterable[RosterStudent]) -> None:
         self.levels: list[dict[str, list[RosterStudent]]] = []
@@ -103,15 +117,16 @@ class _RosterIndex:
                     by.setdefault(value, []).append(s)
             self.levels.append(by)
 
-    def find(self, student: str) -> _Found:
+    def find(self, student: str, levels: int = 4) -> _Found:
+        """The row ``student`` names, looked for at the first ``levels`` levels (1: the
+        roster's id alone, for a Canvas user id)."""
         key = student.casefold()
-        for by in self.levels:
-            rows = by.get(key, [])
-            if len(rows) == 1:
-                return _Found(rows[0])
-            if rows:
-                lines = " and ".join(str(r.row) for r in rows)
-                return _Found(None, ambiguous=f"the roster has it on rows {lines}")
+        rows = {id(r): r for by in self.levels[:levels] for r in by.get(key, [])}
+        if len(rows) == 1:
+            return _Found(next(iter(rows.values())))
+        if rows:
+            lines = " and ".join(str(r.row) for r in sorted(rows.values(), key=lambda r: r.row))
+            return _Found(None, ambiguous=f"the roster has it on rows {lines}")
         return _Found(None)
 
 
@@ -125,6 +140,7 @@ class _CanvasRow:
     section: str
     score: float
     found: _Found
+    points_name: bool = False  # its name held "Points Possible", and is not written
 
     @property
     def lost(self) -> bool:
@@ -140,18 +156,30 @@ def _canvas_rows(
     index = _RosterIndex(roster) if roster else None
     rows = []
     for r in sorted(results, key=lambda r: r.student):
-        found = index.find(r.student) if index is not None else _Found(None)
+        lms = _lms(r)
+        # A Canvas download's id is the student's Canvas user id: matched to the roster by
+        # the roster's id alone, never by another student's SIS id that happens to equal it.
+        levels = 1 if lms == CANVAS else 4
+        found = index.find(r.student, levels) if index is not None else _Found(None)
         row = found.row
         sis = {row.sis_user_id.casefold(), row.sis_login_id.casefold()} - {""} if row else set()
-        # An id the roster gives as an SIS id is one, even when it is digits: in ID, Canvas
-        # would take it for a user id first.
-        canvas_id = r.student if _digits(r.student) and r.student.casefold() not in sis else ""
+        if lms == CANVAS:
+            canvas_id = r.student if _digits(r.student) else ""
+        elif lms in (MOODLE, BLACKBOARD):
+            canvas_id = ""  # (another LMS's number: Canvas would read it as a user id)
+        else:
+            # An id the roster gives as an SIS id is one, even when it is digits: in ID,
+            # Canvas would take it for a user id first.
+            canvas_id = r.student if _digits(r.student) and r.student.casefold() not in sis else ""
         # The roster's name first: Canvas's own export writes the sortable name, which
         # Canvas matches on when nothing else does.
         name = row.name if row is not None and row.name else (names or {}).get(r.student, "")
+        points_name = _POINTS_ROW in name.casefold()
+        name = "" if points_name else name  # (Canvas would take it for its points row)
         rows.append(_CanvasRow(
             r.student, name, canvas_id, row.sis_user_id if row else "",
             row.sis_login_id if row else "", row.section if row else "", r.score, found,
+            points_name,
         ))  # fmt: skip
     return rows
 
@@ -198,6 +226,12 @@ def canvas_notes(
             "--canvas-column as Canvas's own export heads it ('Homework 3 (4321)')"
         )
     rows = _canvas_rows(results, names, roster.students if roster else ())
+    hijack = [row.student for row in rows if row.points_name]
+    if hijack:
+        notes.append(
+            f"{CANVAS_FILE}: the names of {_listed(hijack)} hold 'Points Possible', "
+            "which Canvas would take for its points row: written without a name"
+        )
     lost = [row for row in rows if row.lost]
     if not lost:
         return notes
@@ -231,6 +265,12 @@ def canvas_notes(
     return notes
 
 
+def _participant(result: SubmissionResult) -> bool:
+    """Whether the result's id is a Moodle participant number: digits, from a Moodle
+    download or a name of no LMS (never a Canvas user id or a Blackboard name)."""
+    return _digits(result.student) and _lms(result) in ("", MOODLE)
+
+
 def moodle_gradebook(
     results: Sequence[SubmissionResult],
     names: Mapping[str, str] | None = None,
@@ -245,7 +285,7 @@ def moodle_gradebook(
     writer = csv.writer(text)
     writer.writerow(MOODLE_COLUMNS)
     for r in sorted(results, key=lambda r: r.student):
-        if not _digits(r.student):
+        if not _participant(r):
             continue  # (no participant has it: moodle_notes says so)
         name = (names or {}).get(r.student, "")
         said = "graded by the autograder" if r.status == "graded" else "could not be graded"
@@ -257,7 +297,7 @@ def moodle_gradebook(
 def moodle_notes(results: Sequence[SubmissionResult]) -> list[str]:
     """The students left out of ``grades-moodle.csv``, as one line (naming them when
     only some are)."""
-    left = sorted(r.student for r in results if not _digits(r.student))
+    left = sorted(r.student for r in results if not _participant(r))
     if not left:
         return []
     digits = "(digits, as a Moodle download names folders)"

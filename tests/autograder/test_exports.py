@@ -161,14 +161,17 @@ def test_canvas_and_moodle_gradebooks_hold_every_student_their_importer_reads(tm
 
     columns, matched = canvas_import(out / "grades-canvas.csv")
     assert columns == [TITLE]
-    assert matched == {"smithjane": (CANVAS_ID, "12345"), "Bob Jones": (CANVAS_ID, "678")}
+    # Each LMS's number goes only where that LMS reads it: Moodle's participant 678 is no
+    # Canvas user id (Canvas would put the grade on the user of that number), so Canvas
+    # can match Bob by his name alone; Canvas's user id 12345 is no participant number.
+    assert matched == {"smithjane": (CANVAS_ID, "12345"), "Bob Jones": ("Student", "Bob Jones")}
     with open(out / "grades-canvas.csv", newline="") as file:
         rows = list(csv.reader(file))
     assert rows[1][0] == CANVAS_POINTS and float(rows[1][-1]) == full
-    assert {row[1]: float(row[-1]) for row in rows[2:]} == {"12345": full, "678": 0.0}
+    assert {row[1]: float(row[-1]) for row in rows[2:]} == {"12345": full, "": 0.0}
 
     read = moodle_import(out / "grades-moodle.csv")
-    assert {n: grade for n, (grade, _) in read.items()} == {"12345": full, "678": 0.0}
+    assert {n: grade for n, (grade, _) in read.items()} == {"678": 0.0}
     for _, modified in read.values():
         assert modified is not None and before <= modified <= after
         # A grade Moodle made before the file was written is overwritten; one changed in
@@ -179,8 +182,10 @@ def test_canvas_and_moodle_gradebooks_hold_every_student_their_importer_reads(tm
         by_id = {row["Identifier"]: row for row in csv.DictReader(file)}
     assert float(by_id["Participant 678"]["Maximum Grade"]) == full
     assert by_id["Participant 678"]["Full name"] == "Bob Jones"
-    # Nothing for the teaching assistant to fix: both ids are their LMS's.
-    assert not [n for n in batch.notes if n.startswith(("grades-canvas", "grades-moodle"))]
+    # Each file says whom it could not place.
+    (canvas,) = [n for n in batch.notes if n.startswith("grades-canvas")]
+    (moodle,) = [n for n in batch.notes if n.startswith("grades-moodle")]
+    assert "'678'" in canvas and "'12345'" in moodle
 
 
 def test_an_id_canvas_would_misread_is_never_written_where_canvas_reads_a_user_id(tmp_path):
@@ -248,15 +253,74 @@ def test_a_roster_fills_the_sis_ids_and_says_which_rows_canvas_cannot_match(tmp_
         "and the roster has no row for it (by id, SIS User ID, SIS Login ID or email): "
         "left out, as Canvas could match it to no one"
     ]
-    # Moodle's worksheet has Ada's row alone (Canvas's user id, all digits), and says so.
-    assert set(moodle_import(out / "grades-moodle.csv")) == {"104231"}
+    # Moodle's worksheet has no row: no id is a Moodle participant number (Ada's is
+    # Canvas's user id, digits though it is), and it says so.
+    assert set(moodle_import(out / "grades-moodle.csv")) == set()
     (moodle,) = [n for n in batch.notes if n.startswith("grades-moodle.csv: ")]
-    assert moodle.startswith("grades-moodle.csv: left out 4 of 5 students") and "'s1003'" in moodle
+    assert moodle.startswith("grades-moodle.csv: no student id is a Moodle participant")
     # grades.csv is as it was: the graded ids, no roster columns.
     with open(out / "grades.csv", newline="") as file:
         header = next(csv.reader(file))
     assert header[:4] == ["student", "score", "max_score", "status"]
     assert "SIS User ID" not in header and "Section" not in header
+
+
+def test_a_canvas_user_id_is_never_matched_to_another_students_sis_id(tmp_path):
+    """Bob's Canvas user id (2002, from his Canvas download name) is Ann's SIS user id: his
+    row must keep his own id and none of Ann's, or Canvas would put his grade on her."""
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "ableann_1001_11_classic.py").write_text("raise SystemExit(1)\n")
+    (folder / "bob_2002_12_classic.py").write_text(reference_program("classic"))
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      '"Able, Ann",1001,2002,ann,S1\n')  # fmt: skip
+    out = tmp_path / "out"
+    _, full = grade(folder, out, roster=read_roster(roster))
+    with open(out / "grades-canvas.csv", newline="") as file:
+        rows = {row["ID"]: row for row in csv.DictReader(file) if row["ID"]}
+    assert rows["1001"]["SIS User ID"] == "2002" and float(rows["1001"][TITLE]) == 0
+    assert rows["2002"]["SIS User ID"] == "" and rows["2002"]["Student"] != "Able, Ann"
+    assert float(rows["2002"][TITLE]) == full
+    _, matched = canvas_import(out / "grades-canvas.csv")
+    assert sorted(v for v in matched.values()) == [(CANVAS_ID, "1001"), (CANVAS_ID, "2002")]
+
+
+def test_a_plain_name_two_roster_rows_answer_to_names_neither(tmp_path):
+    """A plain file name that is one student's id and another's SIS user id is ambiguous:
+    written with no SIS id of either, and said."""
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "s7.py").write_text("raise SystemExit(1)\n")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      '"One, A",s7,x1,a,S\n"Two, B",s8,s7,b,S\n')  # fmt: skip
+    out = tmp_path / "out"
+    batch, _ = grade(folder, out, roster=read_roster(roster))
+    with open(out / "grades-canvas.csv", newline="") as file:
+        assert [r for r in csv.DictReader(file) if r["SIS User ID"]] == []
+    assert any("rows 2 and 3" in n for n in batch.notes if n.startswith("grades-canvas.csv"))
+
+
+def test_a_name_holding_points_possible_never_heads_a_row(tmp_path):
+    """Canvas takes any row whose first cell holds "Points Possible" for its points row: a
+    student who names themselves so would lose their grade and set the column's points."""
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "pat_1003_13_classic.py").write_text("raise SystemExit(1)\n")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      '"Points Possible, Pat",1003,s3,pat,S1\n')  # fmt: skip
+    out = tmp_path / "out"
+    batch, full = grade(folder, out, roster=read_roster(roster))
+    with open(out / "grades-canvas.csv", newline="") as file:
+        rows = list(csv.reader(file))
+    assert [row[0] for row in rows if CANVAS_POINTS.casefold() in row[0].casefold()] == [
+        CANVAS_POINTS
+    ]
+    assert rows[1][-1] == f"{full:g}"
+    assert [row[1] for row in rows[2:]] == ["1003"]
+    assert any("hold 'Points Possible'" in n and "'1003'" in n for n in batch.notes)
 
 
 def test_no_cell_of_either_gradebook_is_a_formula(tmp_path):
@@ -268,6 +332,7 @@ def test_no_cell_of_either_gradebook_is_a_formula(tmp_path):
     for name in names:
         put(folder, name, program)
     (folder / "lovelaceada_104231_900001_classic.py").write_text(program)
+    (folder / "Ada Lovelace_2001_assignsubmission_file_.py").write_text(program)  # (Moodle's)
     roster = tmp_path / "roster.csv"
     roster.write_text(
         "Student,ID,SIS User ID,SIS Login ID,Section\n"
