@@ -56,10 +56,12 @@ __all__ = [
     "META",
     "RESULTS",
     "Batch",
+    "board_digests",
     "current_results",
     "fingerprint",
     "grade_folder",
     "gradebook_names",
+    "kept_exports",
     "mistake_words",
     "read_results",
 ]
@@ -103,6 +105,16 @@ def fingerprint(
     if manifest is not None:
         digest.update(json.dumps(manifest.to_json(), sort_keys=True).encode())
     return digest.hexdigest()[:16]
+
+
+def board_digests(cases: Sequence[TestCase]) -> dict[str, str]:
+    """Which board each case handed the programs, by name, as ``batch.json`` keeps it: a
+    program's kept output can be marked again on that board only (another ``[tests]
+    seed`` gives ``hidden-1`` another board)."""
+    return {
+        case.name: hashlib.sha256(json.dumps(case.board, sort_keys=True).encode()).hexdigest()[:16]
+        for case in cases
+    }
 
 
 def manifest_digest(manifest: Manifest | None) -> str | None:
@@ -790,6 +802,7 @@ def grade_folder(
         assign_notes = _manifest_matches(manifest, folder, assigned) + assign_notes
     kept = (_read_meta(out / META) or {}) if resume else {}
     exports, canvas_column, roster, roster_notes = kept_exports(kept, canvas_column, roster)
+    exports["boards"] = board_digests(cases)
     notes = _prepare_out(out, fingerprint(assignment, cases, manifest), name, resume,
                          manifest_digest(manifest), limits=limits,
                          submissions=str((unpacked_from or folder).resolve()),

@@ -20,6 +20,7 @@ from ._assignments import load_assignment
 from ._batch import (
     META,
     RESULTS,
+    board_digests,
     current_results,
     fingerprint,
     gradebook_names,
@@ -159,6 +160,11 @@ def regrade_folder(
     assignment = load_assignment(name)
     cases = answers.cases(assignment)
     judge = policy_judge(answers, assignment)
+    # Boards that are not the ones the programs ran on (another [tests] seed, edge boards
+    # or public board): their outputs answer other boards, and are marked on none.
+    graded_on = recorded.get("boards") if isinstance(recorded.get("boards"), dict) else {}
+    now_on = board_digests(cases)
+    moved = {n for n, d in graded_on.items() if n in now_on and now_on[n] != d}
     before = current_results(out)
     if not before:
         raise UsageError(str(out / RESULTS), "holds no result to mark again")
@@ -174,7 +180,7 @@ def regrade_folder(
         tests: list[TestResult] = []
         for test in result.tests:
             case = by_name.get(test.name)
-            if test.status not in _MARKED or case is None:
+            if test.status not in _MARKED or case is None or test.name in moved:
                 tests.append(test)
                 continue
             if test.name not in printed:
@@ -199,6 +205,15 @@ def regrade_folder(
     write_atomic(out / RESULTS, log)
     key = fingerprint(assignment, cases, manifest)
     exports, canvas_column, roster, notes = kept_exports(recorded, canvas_column, roster)
+    # (a board kept as it was still answers the board it was graded on)
+    exports["boards"] = {**now_on, **{n: graded_on[n] for n in moved}}
+    if moved:
+        notes.append(
+            f"{len(moved)} board{'s' if len(moved) > 1 else ''} kept as graded "
+            f"({', '.join(sorted(moved))}): not the board{'s' if len(moved) > 1 else ''} the "
+            "programs ran on any more (the [tests] seed or the boards changed), so their "
+            "outputs cannot be marked on them; grade again to grade on them"
+        )
     course = exports["course"]
     if "course" in recorded and recorded["course"] != course:
         notes.append(f"marked with the course settings {course or '(none)'}, where the batch "

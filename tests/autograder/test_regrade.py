@@ -334,3 +334,30 @@ def test_regrade_marks_again_with_the_course_settings_the_batch_was_graded_with(
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"autograder: error: {other.resolve()}: the course settings")
     assert "\n" not in err and score() == full
+
+
+def test_outputs_are_never_marked_on_boards_they_were_not_printed_for(
+    tmp_path, monkeypatch, capsys
+):
+    """Another [tests] seed gives hidden-1 another board: the outputs a program printed for
+    the old one are kept as graded, not marked as wrong answers to the new one."""
+    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
+    monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    (folder / "right.py").write_text(reference_program("classic"))
+    settings = tmp_path / "course.toml"
+    settings.write_text("[tests]\nseed = 111\n")
+    out = tmp_path / "out"
+    assert main(["grade", "classic", str(folder), "--out", str(out), "--isolation", "process",
+                 "--course", str(settings)]) == 0  # fmt: skip
+    settings.write_text("[tests]\nseed = 333\n")
+    assert main(["regrade", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "3 boards kept as graded (hidden-1, hidden-2, hidden-3)" in said
+    (result,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert result["score"] == result["max_score"] == 100
+    # The boards it ran on again: marked again, nothing kept.
+    settings.write_text("[tests]\nseed = 111\n")
+    assert main(["regrade", str(out)]) == 0
+    assert "kept as graded" not in capsys.readouterr().out
