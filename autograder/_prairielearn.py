@@ -163,8 +163,9 @@ def build_prairielearn(
         if before.get("secret_id") != fingerprint:
             warnings.append(
                 f"{out} held boards drawn with another secret: the question keeps its uuid, "
-                "variants made before keep their boards (each variant's data holds its board), "
-                "and new variants draw from the new pool"
+                "variants made before keep their boards (each variant's data holds its board, "
+                "and the pool keeps their files, retired), and new variants draw from the new "
+                "pool"
             )
     elif before is not None:
         warnings.append(
@@ -172,6 +173,8 @@ def build_prairielearn(
             "this one for a new question (another uuid)"
         )
     boards, files = _pool(assignment, answers, secret, count, limits, hidden_results)
+    if before is not None and before.get("assignment") == name:
+        boards += _retired(out, before, boards, program_name(assignment), files)
     distinct = len({json.dumps(b["board"], sort_keys=True) for b in boards})
     if distinct < len(boards):
         notes.append(f"{len(boards) - distinct} of the {len(boards)} draws repeat a board "
@@ -220,6 +223,42 @@ def build_prairielearn(
         files[member] = (data, mode)
     _write(out, files)
     return PrairieLearnExport(out, uid, len(boards), tuple(notes), tuple(warnings))
+
+
+def _retired(
+    out: Path,
+    before: dict[str, Any],
+    boards: list[dict[str, Any]],
+    program: str,
+    files: dict[str, tuple[bytes, int]],
+) -> list[dict[str, Any]]:
+    """The earlier export's boards the new pool lacks, kept as retired entries (their files
+    read into ``files``): variants made before hold those boards and are graded on them,
+    so ``server.py`` still hands out their starter and handout, but never draws them for a
+    new variant. Entries whose files are gone are left out (their board file still comes
+    from the variant's data)."""
+    drawn = [json.dumps(b["board"], sort_keys=True) for b in boards]
+    kept: list[dict[str, Any]] = []
+    for entry in before.get("boards") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("folder"), str):
+            continue
+        key = json.dumps(entry.get("board"), sort_keys=True)
+        if key in drawn:
+            continue
+        source = out / POOL / entry["folder"]
+        parts = {n: source / n for n in (program, "board.json", "handout.md")}
+        if (
+            "/" in entry["folder"]
+            or ".." in entry["folder"]
+            or not all(p.is_file() for p in parts.values())
+        ):
+            continue
+        folder = f"retired-{len(kept):04d}"
+        for n, path in parts.items():
+            files[f"{POOL}/{folder}/{n}"] = (path.read_bytes(), 0o755 if n == program else 0o644)
+        kept.append({**entry, "folder": folder, "retired": True})
+        drawn.append(key)
+    return kept
 
 
 def _previous_export(out: Path, force: bool) -> dict[str, Any] | None:

@@ -40,7 +40,8 @@ def generate(data: dict[str, Any]) -> None:
     """The variant's board and what the question page shows of it (``data["params"]``,
     which the page may show: nothing of any answer)."""
     pool = _read_pool(data)
-    boards = pool["boards"]
+    # (the retired boards of earlier exports, kept for their variants, come last)
+    boards = [entry for entry in pool["boards"] if not entry.get("retired")]
     # PrairieLearn seeds ``random`` with the variant's seed before the question's code
     # runs, but elements may draw from it first: a generator of the question's own, seeded
     # alike, gives a variant the same board whatever else drew.
@@ -66,15 +67,24 @@ def generate(data: dict[str, Any]) -> None:
 def file(data: dict[str, Any]) -> bytes | None:
     """One of the downloads of the variant's own board, by name (``data["filename"]``);
     nothing for any other name. A student can ask for any name in the page's address: only
-    these three are answered, each from the variant's own board."""
+    these three are answered, each from the variant's own board: the pool's entry whose
+    board is the one the variant holds (and is graded on), found by the board, not by its
+    place, since a question exported again has another pool (which keeps the earlier
+    boards, retired). A variant whose board the pool has not (its files gone) still gets
+    its board file, from its own data."""
     params = data.get("params") or {}
     name = data.get("filename")
-    index = params.get("variant")
-    if not isinstance(name, str) or not isinstance(index, int):
+    board = params.get("board")
+    if not isinstance(name, str) or not isinstance(board, dict):
         return None
     pool = _read_pool(data)
-    if name not in (pool["program"], *DOWNLOADS) or not 0 <= index < len(pool["boards"]):
+    if name not in (pool["program"], *DOWNLOADS):
         return None
-    folder = os.path.join(_pool_folder(data), pool["boards"][index]["folder"])
+    entry = next((e for e in pool["boards"] if e["board"] == board), None)
+    if entry is None:
+        if name == "board.json":
+            return (json.dumps(board) + "\n").encode()
+        return None
+    folder = os.path.join(_pool_folder(data), entry["folder"])
     with open(os.path.join(folder, name), "rb") as handle:
         return handle.read()

@@ -108,8 +108,10 @@ def test_the_uuid_stays_for_the_same_assignment_and_secret(question, tmp_path, c
     build_prairielearn("classic", again, answers=ReferenceAnswers(), packages=[grading_package()],
                        count=2, secret="yet-another-secret", force=True)  # fmt: skip
     assert uuid_of(again) == uuid
-    assert len(json.loads((again / "pool" / "pool.json").read_text())["boards"]) == 2
-    assert sorted(p.name for p in (again / "pool").iterdir()) == ["0000", "0001", "pool.json"]
+    boards = json.loads((again / "pool" / "pool.json").read_text())["boards"]
+    assert [b.get("retired", False) for b in boards] == [False, False, True]  # (the first's)
+    assert sorted(p.name for p in (again / "pool").iterdir()) == [
+        "0000", "0001", "pool.json", "retired-0000"]  # fmt: skip
 
 
 def test_question_html_uses_prairielearns_elements_and_params_only(question):
@@ -243,6 +245,42 @@ def test_file_hands_out_the_variants_own_files_and_nothing_else(question):
     assert answers[3:] == [None] * (len(names) - 3)
     assert json.loads(answers[1]) == params["board"]
     assert "raise NotImplementedError" in answers[0]
+
+
+def test_a_variant_made_before_a_new_export_keeps_its_own_boards_files(tmp_path):
+    """Exported again (--force, another secret), the question has another pool: a variant
+    made before still holds, and is graded on, its own board, so its downloads must be of
+    that board (kept in the pool, retired), never the new pool's board at its old place;
+    new variants draw from the new boards alone."""
+    folder = tmp_path / "question"
+    export(folder, secret="first-secret")
+    params = generated(folder, 7)["params"]
+    kept = folder / "pool" / f"{params['variant']:04d}"
+    old_starter, old_handout = (kept / "classic.py").read_text(), (kept / "handout.md").read_text()
+    export(folder, secret="second-secret", force=True)
+    pool = json.loads((folder / "pool" / "pool.json").read_text())
+    current = [e["board"] for e in pool["boards"] if not e.get("retired")]
+    assert len(current) == COUNT and params["board"] not in current
+    names = ["board.json", "classic.py", "handout.md"]
+
+    def downloads() -> list:
+        calls = [("file", {**generate_data(folder, 7), "params": params, "filename": n})
+                 for n in names]  # fmt: skip
+        return [answer for _, answer in run_server(folder, calls)]
+
+    board, starter, handout = downloads()
+    assert json.loads(board) == params["board"]
+    assert (starter, handout) == (old_starter, old_handout)
+    calls = [("generate", generate_data(folder, k)) for k in range(40)]
+    drawn = [d["params"]["board"] for d, _ in run_server(folder, calls)]
+    assert all(b in current for b in drawn)
+    # Its files gone from the pool: the board file still comes from the variant's own data,
+    # and no other board's starter or handout takes their place.
+    for retired in (folder / "pool").glob("retired-*"):
+        shutil.rmtree(retired)
+    export(folder, secret="third-secret", force=True)
+    board, starter, handout = downloads()
+    assert json.loads(board) == params["board"] and starter is None and handout is None
 
 
 # --- the grading job, laid out as PrairieLearn lays out /grade --------------------------------
