@@ -241,12 +241,19 @@ def assignment_names() -> list[str]:
     names: set[str] = set()
     for root in assignment_folders():
         if root.is_dir():
-            names.update(p.parent.name for p in root.glob(f"*/{CONFIG_NAME}"))
+            names.update(p.parent.name for p in root.glob(f"*/{CONFIG_NAME}")
+                         if _assignment_name(p.parent.name))  # fmt: skip
     return sorted(names)
 
 
+def _assignment_name(name: str) -> bool:
+    """Whether a folder's name can be an assignment's: not hidden, not a shared part
+    (``_grading.md.j2``'s kin), no path."""
+    return bool(name) and not name.startswith((".", "_")) and "/" not in name and "\\" not in name
+
+
 def _config_file(name: str) -> tuple[Path, os.stat_result] | None:
-    if not name or name.startswith((".", "_")) or "/" in name or "\\" in name:
+    if not _assignment_name(name):
         return None
     for root in assignment_folders():
         config = root / name / CONFIG_NAME

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from ._assignments import assignment_folders
+from ._assignments import assignment_folders, course_settings_file
 from ._cgroups import Cgroups, join_command, kill_until_gone
 from ._errors import UsageError
 from ._files import libc, remove_tree
@@ -112,11 +112,15 @@ def is_root() -> bool:
 
 
 def protected_paths(*extra: str | Path | None) -> tuple[Path, ...]:
-    """What a submission must never read: the assignments, shipped and the course's (their
-    seeds rebuild the hidden boards), a checkout's tests, benchmarks and history, plus
-    ``extra`` (the answer source's material, submissions, results, manifests)."""
+    """What a submission must never read: the assignments, shipped and the course's, and
+    the course's settings (their seeds rebuild the hidden boards), a checkout's tests,
+    benchmarks and history, plus ``extra`` (the answer source's material, submissions,
+    results, manifests)."""
     paths = [folder.resolve() for folder in assignment_folders()]
     paths += package_copies("autograder", "assignments")
+    # The course's settings: its [tests] seed rebuilds its hidden boards too.
+    settings = course_settings_file()
+    paths += [settings.resolve()] if settings is not None else []
     root = Path(__file__).resolve().parent.parent
     if (root / "pyproject.toml").is_file():
         paths += [root / name for name in ("tests", "benchmarks", ".git")]

@@ -19,8 +19,9 @@ from typing import Any
 
 import jinja2
 
-from ._assignments import Assignment, assignment_folders
+from ._assignments import Assignment, assignment_folders, course_assignments_dir
 from ._boards import Board, JumpBoard
+from ._errors import UsageError
 from ._resources import package_data
 
 __all__ = [
@@ -42,6 +43,14 @@ def starter_code_dir() -> Path:
     return package_data("autograder", "starter_code")
 
 
+def starter_code_dirs() -> tuple[Path, ...]:
+    """Where starter templates are looked for, first found wins: ``starter_code/`` beside
+    a course's own assignments (``$AUTOGRADER_ASSIGNMENTS``), then the package's."""
+    course = course_assignments_dir()
+    own = course / "starter_code" if course is not None else None
+    return (own, starter_code_dir()) if own is not None and own.is_dir() else (starter_code_dir(),)
+
+
 def program_name(assignment: Assignment) -> str:
     """The file name a student's program goes by, e.g. ``token_boosted.py``."""
     return assignment.name.replace("-", "_") + ".py"
@@ -53,7 +62,7 @@ def java_program_name(assignment: Assignment) -> str:
 
 
 def has_java_starter(assignment: Assignment) -> bool:
-    return (starter_code_dir() / f"{assignment.name}.java.j2").is_file()
+    return any((d / f"{assignment.name}.java.j2").is_file() for d in starter_code_dirs())
 
 
 def check_command(assignment: Assignment, variant: bool = False) -> str:
@@ -63,8 +72,14 @@ def check_command(assignment: Assignment, variant: bool = False) -> str:
     return f"autograder check {assignment.name} {program_name(assignment)}"
 
 
-@lru_cache(maxsize=16)
 def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
+    return _environment_for(search_path, starter_code_dirs())
+
+
+@lru_cache(maxsize=16)
+def _environment_for(
+    search_path: tuple[Path, ...], starters: tuple[Path, ...]
+) -> jinja2.Environment:
     """One environment per search path, cached, so its compiled templates are too:
     rendering a starter and a handout per student for a roster of hundreds would otherwise
     compile the same templates each time. The starter templates are always reachable as
@@ -72,7 +87,7 @@ def _environment(search_path: tuple[Path, ...]) -> jinja2.Environment:
     loader = jinja2.ChoiceLoader(
         [
             jinja2.FileSystemLoader([str(p) for p in search_path]),
-            jinja2.PrefixLoader({"starter": jinja2.FileSystemLoader(starter_code_dir())}),
+            jinja2.PrefixLoader({"starter": jinja2.FileSystemLoader([str(p) for p in starters])}),
         ]
     )
     env = jinja2.Environment(
@@ -127,7 +142,17 @@ def render_program(
     checking = check_command(assignment, variant)
     if java and not variant:
         checking = f"autograder check {assignment.name} {program}"
-    return env.get_template(name).render(
+    try:
+        found = env.get_template(name)
+    except jinja2.TemplateNotFound:
+        # (an assignment a course added, without its own starter or filled-in program)
+        where = name.removeprefix("starter/")
+        if where != name:
+            places = "in starter_code/ beside the course's assignments, nor the package's"
+        else:
+            places = "in " + (", ".join(str(p) for p in search_path) or "the template folders")
+        raise UsageError(assignment.name, f"has no template {where} ({places})") from None
+    return found.render(
         assignment=assignment,
         board=board,
         params=dict(params),

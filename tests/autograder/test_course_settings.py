@@ -200,3 +200,44 @@ def test_the_demo_passes_over_a_course_assignment_without_examples(tmp_path, mon
     assert ok
     assert text.splitlines() == ["== classic-ours: Chutes and Ladders: the classic game",
                                  "  no example submissions"]  # fmt: skip
+
+
+def test_a_course_folder_s_shared_parts_and_hidden_folders_are_no_assignments(
+    tmp_path, monkeypatch, capsys
+):
+    own = tmp_path / "course"
+    for folder in ("_partial", ".hidden"):
+        shutil.copytree(assignments_dir() / "classic", own / folder)
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(own))
+    assert set(assignment_names()) == set(SHIPPED)
+    assert main(["list"]) == 0
+    assert "_partial" not in capsys.readouterr().out
+
+
+def test_an_assignment_a_course_adds_takes_its_starter_from_beside_it(
+    tmp_path, monkeypatch, capsys
+):
+    """A course's assignment without a starter template is one line naming where one goes;
+    with one in starter_code/ beside the course's assignments, it is used."""
+    own = tmp_path / "course"
+    shutil.copytree(assignments_dir() / "classic", own / "mine")
+    monkeypatch.setenv("AUTOGRADER_ASSIGNMENTS", str(own))
+    assert main(["starter", "mine"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("autograder: error: mine: has no template mine.py.j2 (in starter_code/")
+    assert "\n" not in err
+    (own / "starter_code").mkdir()
+    shipped = (assignments_dir().parent / "starter_code" / "classic.py.j2").read_text()
+    (own / "starter_code" / "mine.py.j2").write_text(shipped.replace(
+        '"""', '"""Our course\'s own starter.\n', 1))  # fmt: skip
+    assert main(["starter", "mine"]) == 0
+    out = capsys.readouterr().out
+    assert "Our course's own starter." in out and "def " in out
+    assert "mine" in assignment_names() and "starter_code" not in assignment_names()
+
+
+def test_the_course_settings_are_hidden_from_submissions(course):
+    from autograder._sandbox import protected_paths
+
+    path = course("[tests]\nseed = 4242\n")
+    assert path.resolve() in protected_paths()
