@@ -137,7 +137,9 @@ def _course_sections(path: Path, name: str) -> dict[str, dict[str, Any]]:
         elif not isinstance(value, dict):
             raise UsageError(where, f"[{key}] must be a table of sections")
     own = _toml.table(data, name, where) if name in data else {}
-    for section in own:
+    for section, values in own.items():
+        if not isinstance(values, dict):
+            raise UsageError(where, f"[{name}.{section}] must be a table")
         if section not in COURSE_SECTIONS:
             raise UsageError(where, f"unknown section [{name}.{section}] (a course sets "
                              f"{', '.join(COURSE_SECTIONS)})")  # fmt: skip

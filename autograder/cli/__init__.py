@@ -93,13 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             repeated = " ".join(f"--set {word}" for word in extra)
             hint = f" (one --set per parameter: {repeated})"
         top.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
-    with course_settings(getattr(args, "course", None)):
-        return _run(args)
+    return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        return int(VERBS[args.verb].run(args))
+        with course_settings(getattr(args, "course", None)):
+            return int(VERBS[args.verb].run(args))
     except UsageError as err:
         print(f"autograder: error: {err}", file=sys.stderr)
         return err.exit_code

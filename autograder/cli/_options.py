@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from .. import graded_course
 from .._errors import UsageError
 from .._sandbox import LEVELS
 
@@ -20,6 +21,7 @@ __all__ = [
     "add_material_arguments",
     "add_output_options",
     "add_timeout_option",
+    "batch_course",
     "count",
     "course_settings",
     "non_negative",
@@ -122,6 +124,8 @@ def course_settings(course: str | None) -> Iterator[None]:
     if not course:
         yield
         return
+    if not Path(course).is_file():
+        raise UsageError(f"--course {course}", "no such course settings file")
     before = os.environ.get(COURSE_SETTINGS)
     os.environ[COURSE_SETTINGS] = os.path.abspath(course)
     try:
@@ -131,6 +135,25 @@ def course_settings(course: str | None) -> Iterator[None]:
             os.environ.pop(COURSE_SETTINGS, None)
         else:
             os.environ[COURSE_SETTINGS] = before
+
+
+def batch_course(out: Path) -> str | None:
+    """The course settings a batch in ``out`` was graded with, for a command that goes on
+    with it (``regrade``, ``grade --resume``) and was given none (no ``--course``, no
+    ``$AUTOGRADER_COURSE``): the batch is marked with the settings it began with, never
+    quietly with the package's. ``None`` where it had none, or others are given."""
+    if os.environ.get(COURSE_SETTINGS):
+        return None
+    course = graded_course(out)
+    if course is None:
+        return None
+    if not Path(course).is_file():
+        raise UsageError(
+            course, "the course settings this batch was graded with are not there any more; "
+            "give --course FILE to go on with these or others",
+        )  # fmt: skip
+    print(f"course settings: {course} (as the batch was graded)", file=sys.stderr)
+    return course
 
 
 def add_course_option(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,15 @@ from reference_solutions import ReferenceAnswers
 from .. import UsageError, grade_folder, load_assignment, load_manifest, read_roster, read_times
 from .._exports import lms_warnings
 from .._plain import printable
-from ._options import add_course_option, add_isolation_option, add_timeout_option, count, path_name
+from ._options import (
+    add_course_option,
+    add_isolation_option,
+    add_timeout_option,
+    batch_course,
+    count,
+    course_settings,
+    path_name,
+)
 
 HELP = "grade a folder of submissions (one per student)"
 
@@ -138,15 +146,17 @@ def _stop(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace) -> int:
     out = args.out or f"{args.assignment}-results"
     previous = signal.signal(signal.SIGTERM, _stop)
+    # Going on with a batch: with the course settings it began with, unless given others.
+    course = batch_course(Path(out)) if args.resume else None
     try:
-        sys.stdout.write(
-            grade_text(
+        with course_settings(course):
+            summary = grade_text(
                 args.assignment, args.submissions, args.out, workers=args.jobs,
                 resume=args.resume, timeout=args.timeout, manifest=args.manifest,
                 isolation=args.isolation, times=args.times,
                 canvas_column=args.canvas_column, roster=args.roster, warnings=sys.stderr,
-            )
-        )  # fmt: skip
+            )  # fmt: skip
+        sys.stdout.write(summary)
     except KeyboardInterrupt:
         print(f"\nautograder: interrupted; the submissions graded so far are kept in "
               f"{out}/results.jsonl: run the same command with --resume to go on",

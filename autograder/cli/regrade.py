@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from reference_solutions import ReferenceAnswers
 
-from .. import UsageError, graded_course, load_manifest, read_roster, regrade_folder
-from ._options import add_course_option, course_settings, path_name
+from .. import UsageError, load_manifest, read_roster, regrade_folder
+from ._options import add_course_option, batch_course, course_settings, path_name
 from .grade import add_gradebook_options, checked_column, print_lms_warnings
 
 HELP = "mark a graded batch again from its kept outputs (a corrected key, new tolerances)"
@@ -43,14 +42,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(out), "is not a graded batch (no readable batch.json)") from None
         manifest = load_manifest(args.manifest, name)
     # Without --course (or $AUTOGRADER_COURSE), the settings the batch was graded with.
-    course = None
-    if not os.environ.get("AUTOGRADER_COURSE") and (course := graded_course(out)):
-        if not Path(course).is_file():
-            raise UsageError(
-                course, "the course settings this batch was graded with are not there any "
-                "more; give --course FILE to mark it with these or others",
-            )  # fmt: skip
-        print(f"course settings: {course} (as the batch was graded)", file=sys.stderr)
+    course = batch_course(out)
     with course_settings(course):
         done = regrade_folder(out, ReferenceAnswers(), manifest=manifest,
                               canvas_column=column, roster=roster)  # fmt: skip

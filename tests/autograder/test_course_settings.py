@@ -79,6 +79,7 @@ penalty_per_day = 20
         ("[late]\npenalty_per_day = 10\n", "[late] needs a deadline"),
         ("[nosuch.late]\ndeadline = 2026-01-01\n", "unknown section [nosuch]"),
         ("[tolerance\n", "cannot read the configuration"),
+        ("[classic]\nlate = 3\n", "[classic.late] must be a table"),
     ],
 )
 def test_a_bad_settings_file_is_one_line_naming_it(course, text, needle):
@@ -113,7 +114,8 @@ def test_the_course_option_holds_for_the_command_and_no_longer(tmp_path, capsys,
     assert "AUTOGRADER_COURSE" not in os.environ
     assert main(["handout", "classic", "--course", str(tmp_path / "nope.toml")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("autograder: error: $AUTOGRADER_COURSE=") and "\n" not in err
+    assert err == (f"autograder: error: --course {tmp_path / 'nope.toml'}: no such course "
+                   "settings file")  # fmt: skip
 
 
 def test_grade_takes_a_late_policy_from_the_course_settings(tmp_path, capsys):

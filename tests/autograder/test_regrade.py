@@ -361,3 +361,25 @@ def test_outputs_are_never_marked_on_boards_they_were_not_printed_for(
     settings.write_text("[tests]\nseed = 111\n")
     assert main(["regrade", str(out)]) == 0
     assert "kept as graded" not in capsys.readouterr().out
+
+
+def test_grade_resume_goes_on_with_the_course_settings_the_batch_began_with(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
+    monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    right = reference_program("classic")
+    (folder / "off.py").write_text(OFF_BY.format(source=right))
+    settings = tmp_path / "course.toml"
+    settings.write_text("[classic.tolerance]\nvalues = 0.05\n")
+    out = tmp_path / "out"
+    base = ["grade", "classic", str(folder), "--out", str(out), "--isolation", "process"]
+    assert main([*base, "--course", str(settings)]) == 0
+    (folder / "off2.py").write_text(OFF_BY.format(source=right))
+    assert main([*base, "--resume"]) == 0
+    assert f"course settings: {settings.resolve()}" in capsys.readouterr().err
+    with open(out / "grades.csv", newline="") as file:
+        scores = {row["student"]: float(row["score"]) for row in csv.DictReader(file)}
+    assert scores == {"off": 100, "off2": 100}  # both within the course's 0.05
