@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import html
 import json
-import sys
-import time
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +24,7 @@ from ._files import remove_temporaries, write_zip
 from ._html import submission_fragment
 from ._languages import language_names
 from ._manifest import Manifest, StudentBoard, load_manifest
-from ._platform import check_layout, grade_in_platform, visible_summary, write_results
+from ._platform import check_layout, grade_in_platform, run_job, visible_summary, write_results
 from ._resources import package_data
 from ._results import SubmissionResult
 from ._sandbox import LEVELS
@@ -228,20 +225,17 @@ def run_gradescope(answers: AnswerSource, root: str | Path = "/autograder") -> d
     check_layout(root, "Gradescope", [(f"source/{CONFIG}", "file"), ("submission", "folder")],
                  f"source/{CONFIG} (the autograder zip, unpacked) and submission/ (the "
                  "student's files)")  # fmt: skip
-    started = time.monotonic()
-    print(f"autograder from {Path(__file__).resolve().parent}")
-    try:
-        results = _grade(root, answers)
-    except Exception:
-        traceback.print_exc(file=sys.stdout)
-        results = {
+    results, took = run_job(
+        lambda: _grade(root, answers),
+        {
             "score": 0.0,
             "output": "The autograder failed on this submission, so it was not graded. "
             "The course staff can see why; resubmit or contact them.",
             "stdout_visibility": "hidden",
             "tests": [],
-        }
-    results["execution_time"] = round(time.monotonic() - started, 3)
+        },
+    )
+    results["execution_time"] = round(took, 3)
     write_results(root, results)
     return results
 

@@ -6,8 +6,12 @@ the results."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ._answers import AnswerSource, policy_judge
 from ._assignments import Assignment, Limits
@@ -18,7 +22,14 @@ from ._isolation import detect_isolation
 from ._results import SubmissionResult
 from ._submission import grade_submission
 
-__all__ = ["check_layout", "grade_in_platform", "staff_log", "visible_summary", "write_results"]
+__all__ = [
+    "check_layout",
+    "grade_in_platform",
+    "run_job",
+    "staff_log",
+    "visible_summary",
+    "write_results",
+]
 
 
 def check_layout(root: Path, platform: str, needed: Sequence[tuple[str, str]], why: str) -> None:
@@ -34,6 +45,22 @@ def check_layout(root: Path, platform: str, needed: Sequence[tuple[str, str]], w
             raise UsageError(
                 f"--root {root}", f"is not {platform}'s layout: no {rel} ({kind}); it needs {why}"
             )
+
+
+def run_job(
+    grade: Callable[[], dict[str, Any]], failed: dict[str, Any]
+) -> tuple[dict[str, Any], float]:
+    """The platform's results of ``grade()``, and the seconds it took. A failure of the
+    grader itself gives ``failed`` (which tells the student), and the traceback goes to
+    the staff's log."""
+    started = time.monotonic()
+    print(f"autograder from {Path(__file__).resolve().parent}")
+    try:
+        results = grade()
+    except Exception:
+        traceback.print_exc(file=sys.stdout)
+        results = dict(failed)
+    return results, time.monotonic() - started
 
 
 def grade_in_platform(

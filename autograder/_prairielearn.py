@@ -36,9 +36,6 @@ import os
 import re
 import secrets
 import shutil
-import sys
-import time
-import traceback
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,7 +49,7 @@ from ._assignments import Assignment, Limits, load_assignment
 from ._boards import describe_board
 from ._bundles import SECRET_ENV, secret_id
 from ._errors import UsageError
-from ._platform import check_layout, grade_in_platform, visible_summary, write_results
+from ._platform import check_layout, grade_in_platform, run_job, visible_summary, write_results
 from ._resources import package_data
 from ._results import SubmissionResult, TestResult, TestStatus
 from ._sandbox import LEVELS
@@ -551,20 +548,17 @@ def run_prairielearn(answers: AnswerSource, root: str | Path = "/grade") -> dict
                  [(f"tests/{CONFIG}", "file"), ("student", "folder"), (DATA, "file")],
                  f"tests/{CONFIG} (the question's tests/ folder), student/ (the student's "
                  f"files) and {DATA} (the variant's data)")  # fmt: skip
-    started = time.monotonic()
-    print(f"autograder from {Path(__file__).resolve().parent}")
-    try:
-        results = _grade(root, answers)
-    except Exception:
-        traceback.print_exc(file=sys.stdout)
-        results = {
+    results, took = run_job(
+        lambda: _grade(root, answers),
+        {
             "gradable": False,
             "score": 0.0,
             "message": "The autograder failed on this submission, so it was not graded and no "
             "attempt was used. The course staff can see why; resubmit or contact them.",
             "tests": [],
-        }
-    print(f"graded in {time.monotonic() - started:.2f} s")
+        },
+    )
+    print(f"graded in {took:.2f} s")
     write_results(root, results)
     return results
 
