@@ -288,21 +288,27 @@ def test_the_run_s_lines_are_told_from_an_old_marking_s():
     assert _run_lines(("square 4: printed 1.00, expected 2.00", *stderr)) == ((), stderr)
 
 
-def test_regrade_marks_again_with_the_course_settings_the_batch_was_graded_with(
-    tmp_path, monkeypatch, capsys
-):
-    """A course loosened the tolerance in its settings file; a regrade with no --course must
-    not fall back to the package's 0.01 (and take the marks of the "off" program away), and
-    an edited settings file is what regrade is for."""
+@pytest.fixture()
+def course_batch(tmp_path, monkeypatch):
+    """A submissions folder, a course settings file and a batch folder to grade into, with
+    no course material from the environment: ``(folder, settings, out)``."""
     monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
     monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
     folder = tmp_path / "submissions"
     folder.mkdir()
+    return folder, tmp_path / "course.toml", tmp_path / "out"
+
+
+def test_regrade_marks_again_with_the_course_settings_the_batch_was_graded_with(
+    tmp_path, course_batch, capsys
+):
+    """A course loosened the tolerance in its settings file; a regrade with no --course must
+    not fall back to the package's 0.01 (and take the marks of the "off" program away), and
+    an edited settings file is what regrade is for."""
+    folder, settings, out = course_batch
     right = reference_program("classic")
     (folder / "off.py").write_text(OFF_BY.format(source=right))
-    settings = tmp_path / "course.toml"
     settings.write_text("[classic.tolerance]\nvalues = 0.05\n")
-    out = tmp_path / "out"
     code = main(["grade", "classic", str(folder), "--out", str(out), "--isolation", "process",
                  "--course", str(settings)])  # fmt: skip
     assert code == 0
@@ -336,19 +342,12 @@ def test_regrade_marks_again_with_the_course_settings_the_batch_was_graded_with(
     assert "\n" not in err and score() == full
 
 
-def test_outputs_are_never_marked_on_boards_they_were_not_printed_for(
-    tmp_path, monkeypatch, capsys
-):
+def test_outputs_are_never_marked_on_boards_they_were_not_printed_for(course_batch, capsys):
     """Another [tests] seed gives hidden-1 another board: the outputs a program printed for
     the old one are kept as graded, not marked as wrong answers to the new one."""
-    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
-    monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
-    folder = tmp_path / "submissions"
-    folder.mkdir()
+    folder, settings, out = course_batch
     (folder / "right.py").write_text(reference_program("classic"))
-    settings = tmp_path / "course.toml"
     settings.write_text("[tests]\nseed = 111\n")
-    out = tmp_path / "out"
     assert main(["grade", "classic", str(folder), "--out", str(out), "--isolation", "process",
                  "--course", str(settings)]) == 0  # fmt: skip
     settings.write_text("[tests]\nseed = 333\n")
@@ -363,18 +362,11 @@ def test_outputs_are_never_marked_on_boards_they_were_not_printed_for(
     assert "kept as graded" not in capsys.readouterr().out
 
 
-def test_grade_resume_goes_on_with_the_course_settings_the_batch_began_with(
-    tmp_path, monkeypatch, capsys
-):
-    monkeypatch.delenv("AUTOGRADER_ASSIGNMENTS", raising=False)
-    monkeypatch.delenv("AUTOGRADER_COURSE", raising=False)
-    folder = tmp_path / "submissions"
-    folder.mkdir()
+def test_grade_resume_goes_on_with_the_course_settings_the_batch_began_with(course_batch, capsys):
+    folder, settings, out = course_batch
     right = reference_program("classic")
     (folder / "off.py").write_text(OFF_BY.format(source=right))
-    settings = tmp_path / "course.toml"
     settings.write_text("[classic.tolerance]\nvalues = 0.05\n")
-    out = tmp_path / "out"
     base = ["grade", "classic", str(folder), "--out", str(out), "--isolation", "process"]
     assert main([*base, "--course", str(settings)]) == 0
     (folder / "off2.py").write_text(OFF_BY.format(source=right))
