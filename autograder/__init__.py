@@ -10,7 +10,16 @@ below are its public API; ``reference_solutions`` uses nothing else, and the com
 
 from ._analysis_page import AnalysisPage, BoardMap, SquareRow, StrategyRow, analysis_html
 from ._answer import Answer, Entry, Objective
-from ._answers import AnswerSource, PolicyCost, PolicyJudge, Variant, policy_judge, with_own_board
+from ._answers import (
+    AnswerSource,
+    Explanation,
+    Judge,
+    PolicyCost,
+    PolicyJudge,
+    Variant,
+    policy_judge,
+    with_own_board,
+)
 from ._assignments import (
     Assignment,
     Limits,
@@ -48,7 +57,7 @@ from ._bundles import VariantsReport, make_variants
 from ._cases import Expected, TestCase, Variation
 from ._check import check_html, check_submission, check_text
 from ._demo import demo_text
-from ._diagnose import Diagnosis, diagnose
+from ._diagnose import Diagnosis, diagnose, mistake_fit
 from ._errors import BoardError, GoalUnreachable, UsageError
 from ._examples import render_examples
 from ._files import write_atomic
@@ -108,9 +117,11 @@ __all__ = [
     "Diagnosis",
     "Entry",
     "Expected",
+    "Explanation",
     "GoalUnreachable",
     "Isolation",
     "IsolationLevel",
+    "Judge",
     "JumpBoard",
     "JumpVariantPlan",
     "LatePolicy",
@@ -177,6 +188,7 @@ __all__ = [
     "load_manifest",
     "make_variants",
     "mark",
+    "mistake_fit",
     "no_assignments",
     "output_format",
     "package_copies",

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._assignments import Assignment
-from ._html import board_picture
+from ._boards._picture import BoardPicture
+from ._html import board_picture, drawn_keys, legend_swatch, legend_words
 from ._svg import ACTION_FILLS, Bar, Paint, bars_svg, board_svg, scale_fill, templates
 
 __all__ = ["AnalysisPage", "BoardMap", "SquareRow", "StrategyRow", "analysis_html", "length_bars"]
@@ -106,21 +107,74 @@ def length_bars(lengths: Sequence[int], bins: int = LENGTH_BINS) -> list[Bar]:
     return bars
 
 
-def _value_paint(values: Mapping[int, float], goal_square: int | None) -> dict[int, Paint]:
+# A value map's colours: the lowest value on the map to the highest, in between by share.
+_VALUE_LOW, _VALUE_HIGH = "#f4f8fc", "#6f9fd8"
+_NEVER_FILL = "#d9d9d9"
+_GOAL_FILL = "#e8e2f4"
+
+
+def _value_range(values: Mapping[int, float]) -> tuple[float, float]:
     finite = [v for v in values.values() if math.isfinite(v)]
-    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    return (min(finite), max(finite)) if finite else (0.0, 1.0)
+
+
+def _value_legend(
+    picture: BoardPicture, values: Mapping[int, float], unit: str, goal: int | None
+) -> list[dict[str, Any]]:
+    """A value map's legend: what a square shows, the colour scale with its ends (the map's
+    lowest and highest values), the goal, the arrows and the letters."""
+    low, high = _value_range(values)
+    colours = [
+        legend_swatch(_VALUE_LOW, f"{low:.2f}, the lowest"),
+        legend_swatch(scale_fill(0.5, _VALUE_LOW, _VALUE_HIGH), f"{(low + high) / 2:.2f}"),
+        legend_swatch(_VALUE_HIGH, f"{high:.2f}, the highest"),
+    ]
+    if any(not math.isfinite(v) for v in values.values()):
+        colours.append(legend_swatch(_NEVER_FILL, "never finishes"))
+    if goal is not None and goal not in values:  # (painted as the goal, not by a value)
+        colours.append(legend_swatch(_GOAL_FILL, "the goal"))
+    rows = [
+        {"label": "On a square", "parts": [legend_words(
+            f"its number (top left) and the expected {unit} from it under optimal play")]},
+        {"label": "Colour: the value, from the lowest on the map to the highest", "parts": colours},
+    ]  # fmt: skip
+    return rows + drawn_keys(picture)
+
+
+def _policy_legend(
+    picture: BoardPicture, labels: Mapping[int, str], goal: int | None
+) -> list[dict[str, Any]]:
+    """A policy map's legend: each action's colour, the goal, the arrows and the letters.
+    With more actions than colours, the colours repeat: then the legend says so."""
+    order = sorted({label for square, label in labels.items() if square != goal})
+    label = "Colour: the best action"
+    if len(order) > len(ACTION_FILLS):
+        label += f" (the {len(ACTION_FILLS)} colours repeat: read the action at the foot)"
+        order = order[: len(ACTION_FILLS)]
+    colours = [legend_swatch(ACTION_FILLS[k], action) for k, action in enumerate(order)]
+    colours.append(legend_swatch(_GOAL_FILL, "the goal"))
+    reading = "its number (top left) and the best action on it (at the foot)"
+    rows = [
+        {"label": "On a square", "parts": [legend_words(reading)]},
+        {"label": label, "parts": colours},
+    ]
+    return rows + drawn_keys(picture)
+
+
+def _value_paint(values: Mapping[int, float], goal_square: int | None) -> dict[int, Paint]:
+    low, high = _value_range(values)
     paint = {}
     for square, value in values.items():
         if not math.isfinite(value):
-            paint[square] = Paint("never", "#d9d9d9", f"square {square}: never finishes", "inf")
+            paint[square] = Paint("never", _NEVER_FILL, f"square {square}: never finishes", "inf")
             continue
         share = (value - low) / (high - low) if high > low else 0.0
         tone = f"value-{min(7, int(share * 8))}"
         # Light enough at the dark end that the number on it stays legible.
-        fill = scale_fill(share, "#f4f8fc", "#6f9fd8")
+        fill = scale_fill(share, _VALUE_LOW, _VALUE_HIGH)
         paint[square] = Paint(tone, fill, f"square {square}: {value:.4f}", text=f"{value:.2f}")
     if goal_square is not None and goal_square not in paint:
-        paint[goal_square] = Paint("goal", "#e8e2f4", f"square {goal_square}: the goal")
+        paint[goal_square] = Paint("goal", _GOAL_FILL, f"square {goal_square}: the goal")
     return paint
 
 
@@ -128,7 +182,7 @@ def _policy_paint(labels: Mapping[int, str], goal_square: int | None) -> dict[in
     order = sorted({label for square, label in labels.items() if square != goal_square})
     paint = {}
     if goal_square is not None:
-        paint[goal_square] = Paint("goal", "#e8e2f4", f"square {goal_square}: the goal")
+        paint[goal_square] = Paint("goal", _GOAL_FILL, f"square {goal_square}: the goal")
     for square, label in labels.items():
         if square == goal_square:
             continue
@@ -151,11 +205,13 @@ def analysis_html(page: AnalysisPage, assignment: Assignment) -> str:
         for k, value_map in enumerate(page.value_maps):
             svg = board_svg(picture, _value_paint(value_map.values, goal),
                             ident=f"values-{k}", caption=value_map.caption)  # fmt: skip
-            maps.append({"caption": value_map.caption, "svg": svg})
+            legend = _value_legend(picture, value_map.values, page.unit, goal)
+            maps.append({"caption": value_map.caption, "svg": svg, "legend": legend})
         for k, policy_map in enumerate(page.policy_maps):
             svg = board_svg(picture, _policy_paint(policy_map.labels, goal),
                             ident=f"policy-{k}", caption=policy_map.caption)  # fmt: skip
-            maps.append({"caption": policy_map.caption, "svg": svg})
+            legend = _policy_legend(picture, policy_map.labels, goal)
+            maps.append({"caption": policy_map.caption, "svg": svg, "legend": legend})
     squares = [
         {"square": row.square, "computed": _number(row.computed), "mean": _number(row.mean),
          "interval": f"[{row.low:.4f}, {row.high:.4f}]", "difference": f"{row.difference:+.4f}",

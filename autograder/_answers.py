@@ -8,7 +8,6 @@ grades against precomputed cases and needs no answer source at all.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +15,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._assignments import Assignment
 from ._cases import Expected, TestCase
+from ._diagnose import Explanation
+from ._formats import Printed
 
 __all__ = [
     "AnswerSource",
+    "Explanation",
+    "Judge",
     "PolicyCost",
     "PolicyJudge",
     "Variant",
@@ -52,6 +55,22 @@ class PolicyCost:
 
 # (a test case, the printed action per square) -> what that policy costs
 PolicyJudge = Callable[[TestCase, Mapping[int, str]], PolicyCost | None]
+
+
+class Judge:
+    """The grading side's judgement of a printed answer on ``assignment``'s boards: called
+    as a :data:`PolicyJudge`, the exact cost of a printed policy; :meth:`explain`, the
+    candidate explanations of a wrong answer (where the answer source offers them)."""
+
+    def __init__(self, answers: AnswerSource, assignment: Assignment) -> None:
+        self.answers, self.assignment = answers, assignment
+
+    def __call__(self, case: TestCase, actions: Mapping[int, str]) -> PolicyCost | None:
+        return self.answers.policy_cost(self.assignment, case, actions)
+
+    def explain(self, case: TestCase, printed: Printed) -> Explanation | None:
+        explain = getattr(self.answers, "explain", None)
+        return None if explain is None else explain(self.assignment, case, printed)
 
 
 @dataclass(frozen=True)
@@ -95,11 +114,12 @@ class AnswerSource(Protocol):
         ...
 
 
-def policy_judge(answers: AnswerSource | None, assignment: Assignment) -> PolicyJudge | None:
-    """``answers``' policy evaluation for ``assignment``'s cases (none without a source)."""
+def policy_judge(answers: AnswerSource | None, assignment: Assignment) -> Judge | None:
+    """``answers``' judgement of ``assignment``'s printed answers: a policy's exact cost, and
+    the explanations of a wrong answer (none without a source)."""
     if answers is None:
         return None
-    return functools.partial(answers.policy_cost, assignment)
+    return Judge(answers, assignment)
 
 
 def with_own_board(own: TestCase, cases: Sequence[TestCase]) -> list[TestCase]:

@@ -25,7 +25,7 @@ mistake too), and it runs there on Python 3.10.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._answer import Entry
@@ -34,7 +34,7 @@ from ._formats import Printed
 from ._score import Mark, Wrong, mark_entries
 from ._texts import GENERIC_MISTAKES
 
-__all__ = ["Diagnosis", "diagnose", "goal_value"]
+__all__ = ["Diagnosis", "Explanation", "diagnose", "goal_value", "mistake_fit"]
 
 # A mistake is named when the printed answer matches its answer on this share of the
 # entries that do not depend on a reading, and more of them than the right answer; and a
@@ -43,6 +43,11 @@ FIT = 0.9
 # A whole reading is followed when the printed answer matches it on this share of the
 # entries where it differs from the rules' own answer (and on more of them than the rules').
 FOLLOWS = 0.5
+# A mistake is named only when every other candidate that gives another answer on this
+# board disagrees with the printed answer on more entries, by this share of the wrong
+# entries (one entry at least): two explanations about as good are no explanation, none is
+# named, and the feedback says where the error starts.
+MARGIN = 0.1
 # A printed start value lies on a course of value iteration when it is this close to the
 # start value after some sweep (values print with two decimals).
 ON_COURSE = 0.005
@@ -55,6 +60,27 @@ COURSES = (
 )
 # How the feedback calls the rules' own reading when it mixes readings square by square.
 RULES_OWN = "the handout's own reading"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What the grading side, which can solve the game under any change of its rules, makes
+    of a wrong answer on one board.
+
+    ``candidates``: answers of changed games, weighed with the answer key's own catalogue
+    of mistakes (``Expected.mistakes``) by how much of the printed answer each explains: a
+    number of the rules with the value fitted to what was printed (a discount, a noise
+    weight, a die's face), two catalogued mistakes at once. ``courses_checked``: value
+    iteration's courses from 0 were compared with the printed answer entry by entry, and
+    ``stopped_early`` says whether it is one of them after some sweeps: the engine's own
+    guess, from the start value alone, then only words it. ``where``: where the error
+    starts and what that square depends on, for a visible board's feedback when nothing is
+    named."""
+
+    candidates: tuple[Variation, ...] = ()
+    courses_checked: bool = False
+    stopped_early: bool = False
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,10 +173,16 @@ def _too_few_decimals(
 
 
 def _generic(
-    printed: Printed, expected: Expected, entries: Sequence[Entry], loose: set[str]
+    printed: Printed,
+    expected: Expected,
+    entries: Sequence[Entry],
+    loose: set[str],
+    stopped: bool | None = None,
 ) -> tuple[str, str, str] | None:
     """``(name, sentence, sentence for a hidden board)`` for a value iteration stopped early,
-    values off by one or values rounded to too few decimals."""
+    values off by one or values rounded to too few decimals. ``stopped``: whether the
+    grading side found the printed answer on a course of value iteration, entry by entry
+    (``None``: not known, and guessed here from the start value and the errors' shape)."""
     pairs = []
     for e in entries:
         if e.accepted is not None or e.value is None or e.key in loose:
@@ -177,7 +209,7 @@ def _generic(
         return "too-few-decimals", rounded, rounded
     # Value iteration from 0 approaches the answer from below; values above it everywhere
     # are rather a policy that is not the best (its own cost, evaluated).
-    if not all(d <= e.tolerance for e, d in pairs):
+    if stopped is False or not all(d <= e.tolerance for e, d in pairs):
         return None
     goal = goal_value(expected)
     distance = [abs((e.value or 0.0) - goal) for e, _ in pairs]
@@ -196,7 +228,7 @@ def _generic(
         gap, k = min((abs(v - start), k) for k, v in enumerate(course))
         if gap <= ON_COURSE + 1e-9:
             near.setdefault((k + 1, len(course)), []).append(kind)
-    if not near or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5:
+    if stopped is None and (not near or _correlation(distance, [abs(d) for _, d in pairs]) < 0.5):
         return None
     sentence = "every value is below the right one, and more so far from the goal"
     advice = ". Iterate until the largest change is below 1e-9."
@@ -217,7 +249,7 @@ def _generic(
         )
         for (done, needed), kinds in near.items()
     ]
-    counted = f"{sentence} (your values look like {'; or '.join(told)})"
+    counted = f"{sentence} (your values look like {'; or '.join(told)})" if told else sentence
     return "stopped-early", counted + advice, sentence + advice
 
 
@@ -304,10 +336,79 @@ def _convention(
     )
 
 
-def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosis:
+@dataclass(frozen=True)
+class _Weighed:
+    mistake: Variation
+    fit: float  # the share of the entries it matches (those that depend on no reading)
+    explains: float  # the share of the wrong entries it matches
+    hits: frozenset[str]  # the entries it matches
+    misses: int  # the entries it does not match
+
+
+def _weigh(
+    printed: Printed, expected: Expected, mistake: Variation, loose: set[str], wrong: set[str],
+    tolerance: float,
+) -> _Weighed:  # fmt: skip
+    theirs = [e for e in expected.entries_of(mistake.answer, mistake.accepted, tolerance)
+              if e.key not in loose]  # fmt: skip
+    hits = frozenset(e.key for e in theirs if _matches(printed, e))
+    fit = len(hits) / len(theirs) if theirs else 0.0
+    explains = len(hits & wrong) / len(wrong) if wrong else 0.0
+    return _Weighed(mistake, fit, explains, hits, len(theirs) - len(hits))
+
+
+def mistake_fit(
+    printed: Printed, expected: Expected, mistake: Variation, tolerance: float
+) -> tuple[float, float]:
+    """How well ``mistake`` explains ``printed``: the share of the entries it matches (of
+    those that depend on no reading), and the share of the entries wrong under the rules'
+    own answer that it matches. A mistake is named from about 0.9 of each (``FIT``)."""
+    loose = expected.reading_dependent(tolerance)
+    marked = mark_entries(printed, expected.entries(tolerance))
+    wrong = {w.key for w in marked.wrong} - loose
+    weighed = _weigh(printed, expected, mistake, loose, wrong, tolerance)
+    return weighed.fit, weighed.explains
+
+
+def _best_explained(
+    printed: Printed,
+    expected: Expected,
+    candidates: Sequence[Variation],
+    loose: set[str],
+    wrong: set[str],
+    right_fit: float,
+    tolerance: float,
+) -> Variation | None:
+    """The candidate that explains the answer: it matches nearly everything printed
+    (``FIT``) and more than the right answer does, it accounts for nearly every error, and
+    every other such candidate disagrees with the printed answer on more entries, by
+    ``MARGIN`` of the errors. Two candidates that match the very same entries are one
+    explanation here, the first."""
+    weighed = [_weigh(printed, expected, m, loose, wrong, tolerance) for m in candidates]
+    fits = [w for w in weighed if w.fit >= FIT and w.fit > right_fit and w.explains >= FIT]
+    if not fits:
+        return None
+    # (a stable sort: of equals, the answer key's own catalogue comes first)
+    fits.sort(key=lambda w: w.misses)
+    top = fits[0]
+    needed = max(1.0, MARGIN * len(wrong))
+    for other in fits[1:]:
+        if other.hits != top.hits and other.misses - top.misses < needed:
+            return None
+    return top.mistake
+
+
+def diagnose(
+    printed: Printed,
+    expected: Expected,
+    tolerance: float,
+    explain: Callable[[], Explanation | None] | None = None,
+) -> Diagnosis:
     """Mark ``printed`` against the rules' answer, or the reading it follows, with readings
     taken square by square mixed in, and, if it is not all right, name the mistake it
-    matches."""
+    matches. ``explain``: the grading side's explanations of a wrong answer (fitted
+    parameters, two mistakes at once, a stopped iteration checked entry by entry), asked
+    for only when the answer is wrong and no catalogued mistake matches all of it."""
     entries = expected.entries(tolerance)
     best, reading = mark_entries(printed, entries), None
     for other in expected.readings:
@@ -334,27 +435,34 @@ def diagnose(printed: Printed, expected: Expected, tolerance: float) -> Diagnosi
     if best.right == best.total:
         return Diagnosis(best, reading, (), tuple(lines), tuple(hidden), keys)
     wrong = {w.key for w in best.wrong} - loose
-    fits = []
-    for mistake in expected.mistakes:
-        theirs = expected.entries_of(mistake.answer, mistake.accepted, tolerance)
-        fit = _fit(printed, theirs, loose)
-        # It must match nearly everything printed, and account for nearly every error.
-        if fit >= FIT and fit > right_fit and _explains(printed, theirs, wrong) >= FIT:
-            fits.append((fit, mistake))
+    candidates: list[Variation] = list(expected.mistakes)
+    explanation = None
+    # A catalogued mistake that matches every entry cannot be bettered: nothing is asked.
+    if explain is not None and not any(
+        _weigh(printed, expected, m, loose, wrong, tolerance).fit >= 1.0 for m in candidates
+    ):
+        explanation = explain()
+        if explanation is not None:
+            candidates += explanation.candidates
+    found = _best_explained(printed, expected, candidates, loose, wrong, right_fit, tolerance)
     names: tuple[str, ...] = ()
-    if fits:
-        top = max(fit for fit, _ in fits)
-        named = [m for fit, m in fits if fit >= top - 1e-12]
-        names = tuple(m.name for m in named)
-        lines += [_named(m) for m in named]
-        hidden += [_named(m) for m in named]
+    if found is not None:
+        names = (found.name,)
+        lines.append(_named(found))
+        hidden.append(_named(found))
     else:
-        generic = _generic(printed, expected, entries, loose)
+        stopped = None
+        if explanation is not None and explanation.courses_checked:
+            stopped = explanation.stopped_early
+        generic = _generic(printed, expected, entries, loose, stopped)
         if generic is not None:
             name, sentence, hidden_sentence = generic
             names = (name,)
             lines.append(f"{GENERIC_MISTAKES[name]}: {sentence}")
             hidden.append(f"{GENERIC_MISTAKES[name]}: {hidden_sentence}")
+        elif explanation is not None and explanation.where:
+            # (where the error starts names squares of the board: a visible board's line)
+            lines.append(explanation.where)
     tables = _tables(best, entries)
     if tables:
         lines.append(f"tables: {tables}.")

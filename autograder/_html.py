@@ -14,7 +14,7 @@ import math
 import re
 import statistics
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,34 +25,90 @@ from ._boards._picture import BoardPicture
 from ._errors import BoardError
 from ._files import sync_folders, write_atomic
 from ._plain import printable, printable_lines
-from ._reports import feedback_names, gradebook_status, score_buckets, tally_mistakes
+from ._reports import (
+    board_label,
+    feedback_names,
+    gradebook_status,
+    points,
+    score_buckets,
+    tally_mistakes,
+)
 from ._results import SubmissionResult, TestResult
-from ._svg import Bar, Paint, bars_svg, board_svg, scale_fill, shared_drawings, templates
+from ._svg import (
+    ARROW_COLOURS,
+    FLAG_STROKE,
+    Bar,
+    Paint,
+    bars_svg,
+    board_svg,
+    shared_drawings,
+    templates,
+)
 from ._texts import GENERIC_MISTAKES
 
 __all__ = [
+    "ERROR_STEPS",
     "ERROR_TONES",
+    "HEAT_FILLS",
+    "HEAT_NOBODY",
     "INDEX",
     "batch_html",
     "board_paint",
     "board_picture",
+    "drawn_keys",
     "entry_place",
+    "error_legend",
+    "error_tone",
+    "heat_band",
+    "heat_legend",
+    "heat_range",
+    "legend_swatch",
+    "legend_words",
+    "relative_error",
     "submission_fragment",
     "submission_html",
     "write_html_reports",
 ]
 
-# How far a printed value is from the right one, relative to that value (at least 1): the
-# colour class of its square, its fill, and the words of the legend.
+# How far a wrong value is from the right one: its error relative to the right value (to 1
+# where the right value is smaller, so that a value near 0 is not called far off for a
+# rounding), in steps, each holding the errors under its bound and at or above the one
+# before. A value within the assignment's tolerance is right whatever its error. Every board
+# of a student's page (``check --html``, the batch's pages, Gradescope's) is painted on these
+# steps, and its legend names them: (colour class, fill, bound, words).
+ERROR_STEPS: tuple[tuple[str, str, float, str], ...] = (
+    # Pale yellow to raspberry: the darkest still light enough for the numbers on it.
+    ("off-1", "#fff5bf", 0.01, "off by under 1%"),
+    ("off-2", "#fedb7a", 0.05, "1% to under 5%"),
+    ("off-3", "#fdae61", 0.10, "5% to under 10%"),
+    ("off-4", "#f67e58", 0.25, "10% to under 25%"),
+    ("off-5", "#e0546f", math.inf, "25% or more"),
+)
+# Every colour a value's square can take, in the legend's order: (class, fill, words).
 ERROR_TONES: tuple[tuple[str, str, str], ...] = (
-    ("right", "#cdebd3", "right"),
-    ("off-1", "#fff1b8", "off by up to 2%"),
-    ("off-2", "#ffc98a", "off by up to 10%"),
-    ("off-3", "#ef8f7f", "off by more"),
-    ("unread", "#d9d9d9", "not a number"),
+    ("right", "#cdebd3", "right (within the tolerance)"),
+    *((tone, fill, words) for tone, fill, _, words in ERROR_STEPS),
+    ("unread", "#d9d9d9", "not a number (nan, inf, or nothing printed)"),
 )
 _FILL = {tone: fill for tone, fill, _ in ERROR_TONES}
 _GOAL_FILL = "#e8e2f4"
+_PLAIN_FILL = "#ffffff"  # a square with no entry (the start, in token-boosted's lower tables)
+# The class heat map's colours, lightest first: no student got the square wrong, then five
+# equal bands from the fewest students who got some square of the map wrong to the most.
+# Blues: apart from the arrows (red chutes, green ladders) and from the error scale of the
+# students' pages, and light enough at the dark end for the numbers on them.
+HEAT_NOBODY = "#ffffff"
+HEAT_FILLS = ("#d6e6f4", "#abcfe5", "#82badb", "#5aa2cf", "#3a87c0")
+# A square of a heat map with nothing graded on it (the start, on the actions' map): grey,
+# apart from the white of a square no student got wrong.
+HEAT_UNGRADED = "#eeeeee"
+# What each kind of arrow stands for, in a legend.
+_ARROW_WORDS = {
+    "chute": "a chute: the piece slides down",
+    "ladder": "a ladder: the piece climbs up",
+    "lane": "the way on: from the junction to the fast lane, and from each lane's end",
+    "circle": "the way round: past the goal, on to square 1",
+}
 INDEX = "index.html"
 _KEY = re.compile(r"(\d+)(?:@(\d+))?(?::(\w+))?")
 
@@ -72,28 +128,46 @@ def _places(value: float | None, tolerance: float) -> str:
     return "-" if value is None else f"{value:.{2 if tolerance >= 0.005 else 4}f}"
 
 
+def relative_error(printed: float, expected: float) -> float:
+    """How far ``printed`` is from ``expected``, as a share of ``expected`` (of 1 where
+    ``expected`` is nearer 0): what the colour steps (``ERROR_STEPS``) go by."""
+    return abs(printed - expected) / max(1.0, abs(expected))
+
+
+def error_tone(share: float) -> str:
+    """The colour class of a wrong value whose relative error is ``share``: the first step
+    whose bound ``share`` is under."""
+    return next(tone for tone, _, bound, _ in ERROR_STEPS if share < bound)
+
+
+def _percent(share: float) -> str:
+    """A relative error in words: whole percents from 10%, finer below, so that an error
+    under 1% never reads as 0%."""
+    return f"{100 * share:.{0 if share >= 0.1 else 1 if share >= 0.01 else 2}f}%"
+
+
 def _value_paint(square: int, record: Sequence[Any]) -> Paint:
     printed, expected, tolerance, wrong = record
     shown = _places(expected, tolerance)
+    # The right value, drawn under a wrong one: what a student compares without hovering.
+    right = f"\u2192 {shown}"
     if printed is None:
         return Paint("unread", _FILL["unread"], f"square {square}: printed no number; "
-                     f"expected {shown}")  # fmt: skip
+                     f"expected {shown}", expected=right)  # fmt: skip
     if isinstance(printed, str):  # nan, inf
         return Paint("unread", _FILL["unread"], f"square {square}: printed {printed}, "
-                     f"expected {shown}", text=printed)  # fmt: skip
+                     f"expected {shown}", text=printed, expected=right)  # fmt: skip
     error = printed - expected
+    text = _places(printed, tolerance)
     if not wrong:
-        tone = "right"
-    else:
-        share = abs(error) / max(1.0, abs(expected))
-        tone = "off-1" if share <= 0.02 else "off-2" if share <= 0.10 else "off-3"
-    how = (
-        "right"
-        if not wrong
-        else f"{_places(abs(error), tolerance)} too {'high' if error > 0 else 'low'}"
-    )
-    title = f"square {square}: printed {_places(printed, tolerance)}, expected {shown} ({how})"
-    return Paint(tone, _FILL[tone], title, text=_places(printed, tolerance))
+        title = f"square {square}: printed {text}, expected {shown} (right)"
+        return Paint("right", _FILL["right"], title, text=text)
+    share = relative_error(printed, expected)
+    tone = error_tone(share)
+    side = "high" if error > 0 else "low"
+    how = f"{_places(abs(error), tolerance)} too {side}, off by {_percent(share)}"
+    title = f"square {square}: printed {text}, expected {shown} ({how})"
+    return Paint(tone, _FILL[tone], title, text=text, expected=right)
 
 
 def board_paint(
@@ -126,11 +200,14 @@ def board_paint(
             printed = None if text is None else printable(text)  # the program's own text
             best = " or ".join(accepted) or "-"
             said = "nothing" if printed is None else printed
-            base = paint.get(square) or Paint("plain", "#ffffff", f"square {square}")
+            base = paint.get(square) or Paint("plain", _PLAIN_FILL, f"square {square}")
             title = f"{base.title}; action printed {said}, best {best}"
-            paint[square] = Paint(base.tone, base.fill, title, base.text,
-                                  note="" if printed is None else printed,
-                                  flag="wrong-action" if wrong else "")  # fmt: skip
+            note = "" if printed is None else printed
+            if wrong:  # what to print instead, readable without hovering: "2→5"
+                note = f"{note}\u2192{accepted[0] if accepted else '-'}"
+            paint[square] = Paint(base.tone, base.fill, title, base.text, note=note,
+                                  flag="wrong-action" if wrong else "",
+                                  expected=base.expected)  # fmt: skip
         if goal is not None:
             paint[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
         painted[table] = paint
@@ -162,21 +239,94 @@ def _goal(picture: BoardPicture) -> int:
     return max(place.square for place in picture.places)
 
 
-def _marks(picture: BoardPicture) -> str:
-    """What the letters on the squares mean, for a caption."""
-    if not picture.legend:
-        return ""
-    return "; " + ", ".join(f"{mark}: {words}" for mark, words in picture.legend)
+# --- legends: every colour, arrow, letter and number a picture shows, in words ------------
+
+
+# A legend (``templates/_legend.html.j2``) is a list of rows, each ``{"label": words,
+# "parts": [...]}``; a part is a colour swatch, an arrow or words, made by the three below.
+
+
+def legend_swatch(
+    fill: str, words: str, tone: str = "", border: str = "1px solid #999"
+) -> dict[str, str]:
+    """A colour and what it means; ``tone`` the class of the squares it paints."""
+    return {"kind": "swatch", "fill": fill, "words": words, "tone": tone, "border": border}
+
+
+def legend_words(words: str) -> dict[str, str]:
+    return {"kind": "text", "words": words}
+
+
+def drawn_keys(picture: BoardPicture) -> list[dict[str, Any]]:
+    """The legend's rows for what the board itself draws: its kinds of arrow (in a fixed
+    order, those it has) and the letters on its squares."""
+    rows: list[dict[str, Any]] = []
+    kinds = [kind for kind in ARROW_COLOURS if any(a.kind == kind for a in picture.arrows)]
+    if kinds:
+        arrows = [{"kind": "arrow", "colour": ARROW_COLOURS[kind], "words": _ARROW_WORDS[kind]}
+                  for kind in kinds]  # fmt: skip
+        rows.append({"label": "Arrows", "parts": arrows})
+    if picture.legend:
+        letters = [legend_words(f"{mark}: {words}") for mark, words in picture.legend]
+        rows.append({"label": "Letters", "parts": letters})
+    return rows
+
+
+def _starts_off_the_board(picture: BoardPicture) -> bool:
+    """Whether the picture has the jump boards' square 0: the start, before square 1."""
+    return picture.places[0].square == 0
+
+
+def error_legend(picture: BoardPicture, actions: bool, plain: bool = False) -> list[dict[str, Any]]:
+    """The legend of a student's board: what is drawn on a square, each colour of the error
+    scale (all of its steps, used or not, so that every board reads the same), the goal,
+    the arrows and the letters. ``actions``: the board shows a printed action per square;
+    ``plain``: some square of it has no entry (left white)."""
+    parts = [
+        "its number (top left)",
+        "the value printed (middle)",
+        "where that value is wrong, the right one under it, after \u2192",
+    ]
+    if actions:
+        parts.append(
+            "at the foot, the action printed; where it is not a best one, the square is "
+            "outlined in dark blue and a best action follows the \u2192"
+        )
+    if picture.legend:
+        parts.append("top right, the letter of a trap")
+    reading = "; ".join(parts) + "."
+    if _starts_off_the_board(picture):
+        reading += (" Square 0, off the board, is the start: it shows the value printed for "
+                    "the whole game.")  # fmt: skip
+    colours = [legend_swatch(fill, words, tone) for tone, fill, words in ERROR_TONES]
+    colours.append(legend_swatch(_GOAL_FILL, "the goal (no value printed)", "goal"))
+    if plain:
+        colours.append(legend_swatch(_PLAIN_FILL, "no entry for this square here", "plain"))
+    if actions:
+        colours.append(
+            legend_swatch("#ffffff", "a wrong action", "wrong-action", f"3px solid {FLAG_STROKE}")
+        )
+    rows = [
+        {"label": "On a square", "parts": [legend_words(reading)]},
+        {"label": "Colour: how far the value printed is from the right one", "parts": colours},
+    ]
+    return rows + drawn_keys(picture)
+
+
+def _shows_actions(entries: Mapping[str, Any]) -> bool:
+    """Whether some entry is a printed action (drawn at the foot of its square)."""
+    return any(place[2] for place in map(entry_place, entries) if place is not None)
 
 
 def _table_caption(table: int | None) -> str:
     if table is None:
-        return "each square's colour: how far your value is from the right one"
+        return "each square coloured by how far the value printed is from the right one"
     return f"with {table} token{'s' if table != 1 else ''} left"
 
 
 def _visible_board(test: TestResult, assignment: Assignment, ident: str) -> dict[str, Any]:
     pictures = []
+    legend: list[dict[str, Any]] = []
     note = ""
     if test.board and test.entries:
         picture, note = board_picture(assignment, test.board)
@@ -187,13 +337,17 @@ def _visible_board(test: TestResult, assignment: Assignment, ident: str) -> dict
             for k, table in enumerate(tables):
                 caption = _table_caption(table)
                 svg = board_svg(picture, painted[table], ident=f"{ident}-{k}", caption=caption)
-                pictures.append({"svg": svg, "caption": caption + _marks(picture)})
+                pictures.append({"svg": svg, "caption": caption})
+            # (a square some table leaves out is drawn plain, and the legend says so)
+            plain = any(p.square not in paint for paint in painted.values() for p in picture.places)
+            legend = error_legend(picture, _shows_actions(test.entries), plain)
     elif test.status not in ("passed", "partial", "wrong"):
         note = "no values to draw: the program gave no answer on this board"
     return {
         "title": test.title,
-        "score": f"{test.score:.2f} of {test.max_score:.2f}",
+        "score": points(test.score, test.max_score),
         "pictures": pictures,
+        "legend": legend,
         "note": note,
         "feedback": test.feedback,
     }
@@ -244,7 +398,7 @@ def _context(
             "status": _STATUS_WORDS.get(test.status, test.status.replace("-", " ")),
             "tone": "passed" if test.status == "passed" else
                     "partial" if test.status == "partial" else "failed",
-            "score": f"{test.score:.2f} of {test.max_score:.2f}",
+            "score": points(test.score, test.max_score),
             "feedback": test.feedback,
         }
         for test in tests
@@ -264,7 +418,6 @@ def _context(
         "problems": [printable_lines(p) for p in result.problems],
         "boards": boards,
         "hidden": hidden,
-        "legend": ERROR_TONES,
     }
 
 
@@ -272,9 +425,12 @@ def submission_html(
     result: SubmissionResult,
     assignment: Assignment,
     descriptions: Mapping[str, str] | None = None,
+    *,
+    score_label: str = "score",
 ) -> str:
-    """The student's report, a whole page."""
-    context = _context(result, assignment, descriptions)
+    """The student's report, a whole page; ``score_label`` words the total, as the text
+    feedback does (``check`` says which boards it counts)."""
+    context = {**_context(result, assignment, descriptions), "score_label": score_label}
     return templates().get_template("submission.html.j2").render(context)
 
 
@@ -285,7 +441,8 @@ def submission_fragment(
 ) -> str:
     """The report of the visible boards as a piece of a page: what Gradescope shows above
     the tests, which carry the feedback, each at its own visibility."""
-    context = _context(result, assignment, descriptions, visible_only=True)
+    context = {**_context(result, assignment, descriptions, visible_only=True),
+               "score_label": "score"}  # fmt: skip
     return templates().get_template("fragment.html.j2").render(context)
 
 
@@ -311,39 +468,123 @@ def _heat(
     return wrong, read, other
 
 
-def _heat_paint(
-    wrong: Mapping[str, int], read: int, keys: Sequence[str], start: int, goal: int
-) -> tuple[dict[int | None, dict[int, Paint]], dict[int, Paint]]:
-    """The share of students who got each square's value wrong (a table per token count),
-    and the share who got its action wrong."""
-    values: dict[int | None, dict[int, Paint]] = {}
-    actions: dict[int, Paint] = {}
+def _heat_counts(
+    wrong: Mapping[str, int], keys: Sequence[str], start: int
+) -> tuple[dict[int | None, dict[int, int]], dict[int, int]]:
+    """How many students got each square wrong: per value table (``None`` on a board with
+    one table; the start's value on the table of the most tokens) and for the actions."""
+    values: dict[int | None, dict[int, int]] = {}
+    actions: dict[int, int] = {}
     for key in keys:
-        place = entry_place(key)
-        if key == "start":
-            place = (start, None, False)
+        place = (start, None, False) if key == "start" else entry_place(key)
         if place is None:
             continue
         square, table, is_action = place
-        count = wrong.get(key, 0)
-        share = count / read if read else 0.0
-        tone = f"heat-{min(5, math.ceil(share * 5))}"
-        what = "action" if is_action else "value"
-        paint = Paint(tone, scale_fill(share, "#ffffff", "#b0281a"),
-                      f"square {square}: {count} of {read} students got its {what} wrong",
-                      text=f"{100 * share:.0f}%")  # fmt: skip
         if is_action:
-            actions[square] = paint
+            actions[square] = wrong.get(key, 0)
         elif not (key == "start" and square in values.get(table, {})):
-            values.setdefault(table, {})[square] = paint
+            values.setdefault(table, {})[square] = wrong.get(key, 0)
     layered = [table for table in values if table is not None]
     if layered and None in values:  # the start's value is the table of the most tokens'
         top = values[max(layered)]
-        for square, paint in values.pop(None).items():
-            top.setdefault(square, paint)
-    for painted in (*values.values(), actions):
-        painted[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
+        for square, count in values.pop(None).items():
+            top.setdefault(square, count)
     return values, actions
+
+
+def heat_range(counts: Iterable[int]) -> tuple[int, int]:
+    """The fewest and the most students who got some square of a map wrong, among the
+    squares someone got wrong (``(0, 0)`` when no one got any wrong)."""
+    some = [count for count in counts if count > 0]
+    return (min(some), max(some)) if some else (0, 0)
+
+
+def heat_band(count: int, low: int, high: int) -> int:
+    """The colour band of a square ``count`` students got wrong, on a map whose squares
+    range from ``low`` to ``high`` such students: 0 when no one did, else 1..5, five equal
+    bands from ``low`` to ``high`` (the map's own range, so the bands show where the class
+    differs even where every square was missed by many); 5 when they all had as many."""
+    bands = len(HEAT_FILLS)
+    if count <= 0:
+        return 0
+    if high <= low:
+        return bands
+    return 1 + min(bands - 1, bands * (count - low) // (high - low))
+
+
+def _students(low: int, high: int, read: int) -> str:
+    """``2-3 of 30 students (7-10%)``: a count, or a range of counts, out of ``read``."""
+
+    def share(count: int) -> str:
+        return f"{100 * count / read:.0f}%"
+
+    if low == high:
+        return f"{low} of {read} students ({share(low)})"
+    return f"{low}\u2013{high} of {read} students ({share(low)}\u2013{share(high)})"
+
+
+def heat_legend(
+    picture: BoardPicture, counts: Mapping[int, int], read: int
+) -> list[dict[str, Any]]:
+    """The legend of a class heat map (``counts``: students who got each square wrong):
+    what a square shows, the map's scale (the counts of students each band holds, from the
+    fewest to the most on this map), the goal, the arrows and the letters."""
+    low, high = heat_range(counts.values())
+    reading = "its number (top left) and the share of the students who got it wrong (middle)."
+    colours = [legend_swatch(HEAT_NOBODY, "no student", "heat-0")]
+    if high == 0:
+        label = "Colour: no student got any square of this map wrong"
+    elif high == low:
+        label = f"Colour: every square someone got wrong, {_students(low, high, read)}"
+        colours.append(
+            legend_swatch(HEAT_FILLS[-1], _students(low, high, read), f"heat-{len(HEAT_FILLS)}")
+        )
+    else:
+        label = (
+            "Colour: five equal bands from the fewest students who got a square of this map "
+            f"wrong ({low}) to the most ({high}), of the {read} whose answer was read"
+        )
+        for band, fill in enumerate(HEAT_FILLS, start=1):
+            held = [n for n in range(low, high + 1) if heat_band(n, low, high) == band]
+            if held:  # (a narrow range leaves some bands without a whole count)
+                colours.append(
+                    legend_swatch(fill, _students(held[0], held[-1], read), f"heat-{band}")
+                )
+    colours.append(legend_swatch(_GOAL_FILL, "the goal", "goal"))
+    if _ungraded(picture, counts):
+        colours.append(legend_swatch(HEAT_UNGRADED, "nothing graded on this square", "plain"))
+    rows = [
+        {"label": "On a square", "parts": [legend_words(reading)]},
+        {"label": label, "parts": colours},
+    ]
+    return rows + drawn_keys(picture)
+
+
+def _ungraded(picture: BoardPicture, counts: Mapping[int, int]) -> list[int]:
+    """The squares of a heat map with nothing graded on them (neither counted nor goal)."""
+    goal = _goal(picture)
+    return [p.square for p in picture.places if p.square not in counts and p.square != goal]
+
+
+def _heat_paint(
+    picture: BoardPicture, counts: Mapping[int, int], read: int, what: str
+) -> dict[int, Paint]:
+    """A heat map's squares: each coloured by its band (``heat_band``) on the map's own
+    range, with the share of the students who got its ``what`` (value, action) wrong."""
+    low, high = heat_range(counts.values())
+    paint = {}
+    for square, count in counts.items():
+        band = heat_band(count, low, high)
+        share = count / read if read else 0.0
+        fill = HEAT_NOBODY if band == 0 else HEAT_FILLS[band - 1]
+        paint[square] = Paint(f"heat-{band}", fill,
+                              f"square {square}: {count} of {read} students got its {what} wrong",
+                              text=f"{100 * share:.0f}%")  # fmt: skip
+    for square in _ungraded(picture, counts):
+        paint[square] = Paint("plain", HEAT_UNGRADED, f"square {square}: nothing graded here")
+    goal = _goal(picture)
+    paint[goal] = Paint("goal", _GOAL_FILL, f"square {goal}: the goal")
+    return paint
 
 
 def batch_html(
@@ -373,12 +614,10 @@ def batch_html(
             # (one student's title, "your board (100 squares, 20 jumps)", is not the class's;
             # a run that gave no answer to mark has no board)
             own = len({json.dumps(t.board, sort_keys=True) for t in outcomes if t.board}) > 1
-            # (the gradebook's columns name the boards: "edge board 1" is no-jumps there)
-            title = (
-                f"each student's own board ({test.name})"
-                if own
-                else (test.title if test.name in test.title else f"{test.title} ({test.name})")
-            )
+            # (named as the student reads it, with the gradebook's column where the title
+            # does not say it: "edge board 1" is no-jumps there)
+            title = f"each student's own board ({test.name})" if own else board_label(
+                test.name, test.title)  # fmt: skip
             row = {"title": title, "passed": passed, "of": len(outcomes)}
             boards.append({**row, "percent": f"{100 * share:.0f}", "width": round(120 * share)})
     mistakes = [row for row in tally_mistakes(results, descriptions) if row.kind == "mistake"]
@@ -402,21 +641,22 @@ def batch_html(
                 ),
             )
         if picture is not None:
-            start, goal = picture.places[0].square, _goal(picture)
-            values, actions = _heat_paint(wrong, read, list(first.entries), start, goal)
-            tables = sorted(values, key=lambda t: -1 if t is None else -t)
-            for k, table in enumerate(tables):
-                caption = (
-                    "values"
-                    if table is None
-                    else (f"values with {table} token{'' if table == 1 else 's'} left")
-                )
-                caption += _marks(picture)
-                heat_maps.append({"caption": caption, "svg": board_svg(
-                    picture, values[table], ident=f"heat-{k}", caption=caption)})  # fmt: skip
-            if any(p.tone != "goal" for p in actions.values()):
-                heat_maps.append({"caption": "actions", "svg": board_svg(
-                    picture, actions, ident="heat-actions", caption="actions")})  # fmt: skip
+            start = picture.places[0].square
+            values, actions = _heat_counts(wrong, list(first.entries), start)
+            maps = [
+                ("values" if table is None else
+                 f"values with {table} token{'' if table == 1 else 's'} left", "value",
+                 values[table])
+                for table in sorted(values, key=lambda t: -1 if t is None else -t)
+            ]  # fmt: skip
+            if actions:
+                maps.append(("actions", "action", actions))
+            for k, (caption, what, counts) in enumerate(maps):
+                paint = _heat_paint(picture, counts, read, what)
+                ident = "heat-actions" if what == "action" else f"heat-{k}"
+                heat_maps.append({"caption": caption, "legend": heat_legend(
+                    picture, counts, read), "svg": board_svg(
+                    picture, paint, ident=ident, caption=caption)})  # fmt: skip
     students = []
     for r in sorted(results, key=lambda r: r.student):
         status, problems = gradebook_status(r)
@@ -433,7 +673,7 @@ def batch_html(
         "full": sum(r.passed for r in results),
         "mean": f"{statistics.fmean(scores):.2f}" if scores else "-",
         "median": f"{statistics.median(scores):.2f}" if scores else "-",
-        "maximum": f"{maximum:g}",
+        "maximum": f"{maximum:.2f}",
         "histogram": histogram,
         "boards": boards,
         "mistakes": mistakes,

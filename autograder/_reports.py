@@ -31,6 +31,7 @@ __all__ = [
     "MISTAKES_HEADER",
     "OUTPUTS",
     "Tally",
+    "board_label",
     "feedback_names",
     "feedback_text",
     "gradebook_status",
@@ -39,6 +40,7 @@ __all__ = [
     "late_text",
     "mistakes_text",
     "output_name",
+    "points",
     "safe_name",
     "score_buckets",
     "summary_text",
@@ -73,11 +75,27 @@ def safe_name(student: str) -> str:
     return re.sub(r"[^\w.@-]", "_", student).lstrip(".") or "_"
 
 
-def feedback_text(result: SubmissionResult, title: str = "") -> str:
-    """What the student reads: visible detail on the public board, none on hidden ones."""
+def points(score: float, max_score: float) -> str:
+    """A score as every report writes it: points out of the points it could have had, two
+    decimals each (``12.50 / 25.00``). The feedback, ``check``, the pages and the summary
+    all use it, and ``grades.csv`` holds the same points (its cells, the score alone)."""
+    return f"{score:.2f} / {max_score:.2f}"
+
+
+def board_label(name: str, title: str) -> str:
+    """A board as staff see it named: its title (what the student reads: ``edge board 1``),
+    then its id (``grades.csv``'s column, ``mistakes.csv``'s board: ``no-jumps``) in
+    brackets, unless the title already says it (``public board``, ``public board:
+    circle``)."""
+    return title if name in title else f"{title} ({name})"
+
+
+def feedback_text(result: SubmissionResult, title: str = "", *, score_label: str = "score") -> str:
+    """What the student reads: visible detail on the public board, none on hidden ones.
+    ``score_label`` words the total's line (``check`` says which boards it counts)."""
     # The id and the problems may quote a file name, which a student chose.
     lines = [f"{result.assignment}: {title}".rstrip(": "), f"student: {printable(result.student)}"]
-    lines.append(f"score: {result.score:.2f} / {result.max_score:.2f}")
+    lines.append(f"{score_label}: {points(result.score, result.max_score)}")
     late = result.extra.get("late")
     if isinstance(late, dict) and late.get("days"):
         taken = f"-{float(late.get('penalty', 0)):g}% of {float(late['score_before']):.2f}"
@@ -89,7 +107,7 @@ def feedback_text(result: SubmissionResult, title: str = "") -> str:
         mark = _MARK.get(test.status, "FAIL")
         hidden = "" if test.visible else " [hidden]"
         lines.append("")
-        lines.append(f"{mark}  {test.title}{hidden}: {test.score:.2f} / {test.max_score:.2f}")
+        lines.append(f"{mark}  {test.title}{hidden}: {points(test.score, test.max_score)}")
         lines += [f"      {line}" for line in test.feedback]
     return "\n".join(lines) + "\n"
 
@@ -138,12 +156,14 @@ def summary_text(
         *histogram(scores, maximum),
     ]
     if graded:
-        names = [t.name for t in graded[0].tests]
+        # Each board by its title and its column in grades.csv, as index.html names it.
+        labels = [board_label(t.name, t.title) for t in graded[0].tests]
+        width = max([22, *map(len, labels)])
         lines += ["", "boards passed:"]
-        for name in names:
-            outcomes = [t for r in graded for t in r.tests if t.name == name]
+        for test, label in zip(graded[0].tests, labels, strict=True):
+            outcomes = [t for r in graded for t in r.tests if t.name == test.name]
             passed = sum(t.status == "passed" for t in outcomes)
-            lines.append(f"  {name:<22} {passed:>5} of {len(outcomes)}")
+            lines.append(f"  {label:<{width}} {passed:>5} of {len(outcomes)}")
     lines += _tally_lines(tally_mistakes(results, descriptions))
     lines += [f"note: {n}" for n in notes]
     # Notes name files and students: shown escaped, so no name runs an escape sequence in

@@ -21,6 +21,7 @@ from ._resources import package_data
 __all__ = [
     "ACTION_FILLS",
     "ARROW_COLOURS",
+    "FLAG_STROKE",
     "Bar",
     "Paint",
     "bars_svg",
@@ -33,6 +34,9 @@ __all__ = [
 CELL = 56  # pixels per square
 _GAP = 4  # pixels between squares (an even number: coordinates stay whole)
 ARROW_COLOURS = {"chute": "#c0392b", "ladder": "#2e8b57", "lane": "#555555", "circle": "#8e44ad"}
+# The outline of a flagged square (a wrong action): dark blue, as the action drawn on it,
+# and apart from every fill of the error scale, reds included.
+FLAG_STROKE = "#1f3f7a"
 # Distinct fills for the actions of a policy map, in the order the game names them.
 ACTION_FILLS = ("#cfe3f7", "#f9e0b8", "#d9ecc7", "#ead1ee", "#f7d0d0", "#d4f1ef", "#efe7bd",
                 "#dcdcf4")  # fmt: skip
@@ -54,8 +58,10 @@ def templates() -> jinja2.Environment:
 @dataclass(frozen=True)
 class Paint:
     """How one square is shown: ``tone`` is its colour class and ``fill`` that colour,
-    ``title`` its hover text, ``text`` a number drawn on it, ``note`` an action drawn under
-    it, ``flag`` a second class (an action that is wrong is outlined)."""
+    ``title`` its hover text, ``text`` a number drawn on it, ``expected`` the right number
+    drawn under that one (on a wrong square, so it is read without hovering), ``note`` an
+    action drawn at the foot, ``flag`` a second class (an action that is wrong is
+    outlined)."""
 
     tone: str
     fill: str
@@ -63,6 +69,7 @@ class Paint:
     text: str = ""
     note: str = ""
     flag: str = ""
+    expected: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,9 +163,10 @@ def _board_svg(
                 "tone": p.tone,
                 "flag": p.flag,
                 "fill": p.fill,
-                "stroke": "#c0392b" if p.flag else "#999",
+                "stroke": FLAG_STROKE if p.flag else "#999",
                 "title": title,
                 "text": p.text,
+                "expected": p.expected,
                 "note": p.note,
                 "mark": place.mark,
             }

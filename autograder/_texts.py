@@ -223,5 +223,8 @@ GENERIC_MISTAKES = {
 }
 
 HIDDEN_TOO = "graded on hidden boards (see the handout)."
+# The total ``check`` shows: that of the boards it ran, not of the grade, which adds the
+# hidden boards (each board's score is on the same scale in both: points of its points).
+CHECKED_SCORE = "score on the boards checked here"
 PUBLIC_PASS = f"all public tests pass. Your program is also {HIDDEN_TOO}"
 OWN_BOARD_RIGHT = f"all right on your board. You are also {HIDDEN_TOO}"

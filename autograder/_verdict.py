@@ -11,7 +11,7 @@ from typing import Any
 
 from . import _texts
 from ._answer import Entry
-from ._answers import PolicyCost, PolicyJudge
+from ._answers import Judge, PolicyCost, PolicyJudge
 from ._assignments import CREDIT_BY_SQUARE, Assignment, Limits, PolicyGrading
 from ._cases import TestCase
 from ._diagnose import diagnose, goal_value
@@ -202,7 +202,9 @@ def verdict(
                           staff=(_texts.unreadable(err), *staff_stderr), output=text)  # fmt: skip
         return result("unreadable", [_texts.unreadable(err)], output=text)
     expected = case.expected
-    found = diagnose(printed, expected, value_tolerance)
+    judge = policy if isinstance(policy, Judge) else None
+    explain = None if judge is None else (lambda: judge.explain(case, printed))
+    found = diagnose(printed, expected, value_tolerance, explain)
     marked = found.mark
     wrong = marked.wrong
     fraction, right = marked.fraction, marked.right

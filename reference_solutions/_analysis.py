@@ -14,10 +14,12 @@ its named strategies. This module knows no assignment.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,7 +28,7 @@ from autograder import OutputError, UsageError, output_format
 
 from ._linear import solve_chain
 from ._model import Model
-from ._problem import Problem
+from ._problem import Problem, make_problem
 from ._simulate import Simulation, can_reach, histogram_lines, simulate, simulate_from
 from ._solver import Solution
 
@@ -39,6 +41,7 @@ __all__ = [
     "Strategy",
     "StrategyResult",
     "always",
+    "analysis_problem",
     "analysis_text",
     "analyze",
     "goal_probability",
@@ -109,11 +112,15 @@ class AnalysisRules:
     for a policy of one pair per state, per layer the action it takes on each square in
     words ("aim 3", "boost on 1,3,6", "-" on the goal). ``strategies(problem, solution)``:
     the named strategies to set against the optimal one, each in the game's own words.
+    ``board(problem)``: for the problem on the assignment's public board, another board to
+    analyse when none is given, as ``(words naming it, board data)``, or ``None`` to keep
+    the public one (a board on which the strategies would not differ shows nothing).
     """
 
     layout: Callable[[Problem], BoardLayout]
     actions: Callable[[Problem, np.ndarray], tuple[dict[int, str], ...]]
     strategies: Callable[[Problem, Solution], Sequence[Strategy]]
+    board: Callable[[Problem], tuple[str, Mapping[str, Any]] | None] | None = None
 
 
 # --- building strategies --------------------------------------------------------------------
@@ -483,6 +490,25 @@ def _rules(problem: Problem) -> AnalysisRules:
 
 def _layout(problem: Problem) -> BoardLayout:
     return _rules(problem).layout(problem)
+
+
+def analysis_problem(
+    name: str, board: str | Path | None = None, settings: Sequence[str] = ()
+) -> Problem:
+    """The game ``autograder analyze`` looks at: on ``board`` when one is given, else on
+    the assignment's public board, unless its rules name another board for the analysis
+    (``AnalysisRules.board``: the trap lane's public layout has no trap, where the risky
+    die is best everywhere and "always risky" is the optimal strategy itself). The
+    ``settings`` apply to either."""
+    problem = make_problem(name, board, settings)
+    if board is not None:
+        return problem
+    other = _rules(problem).board
+    chosen = None if other is None else other(problem)
+    if chosen is None:
+        return problem
+    words, data = chosen
+    return dataclasses.replace(make_problem(name, data, settings), board_source=words)
 
 
 def _seed(seed: int, *path: int) -> int:

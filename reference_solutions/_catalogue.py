@@ -25,15 +25,23 @@ from ._problem import Game, Problem
 from ._solver import NotConverged, Solution, policy_iteration
 
 __all__ = [
+    "COMMON_KNOBS",
     "COMMON_MISTAKES",
+    "NO_DISCOUNT",
+    "VALUES_REVERSED",
+    "WORST_ACTIONS",
+    "Knob",
     "Make",
     "RuleVariant",
+    "Twist",
     "accepted_actions",
     "actions_from_zero",
     "changed_answer",
+    "changed_board",
     "changed_game",
     "changed_params",
     "changed_rules",
+    "discounted_by",
     "in_place_trajectory",
     "solved_variant",
     "sweep_trajectory",
@@ -123,49 +131,120 @@ def changed_game(build: Callable[[Problem], Solvable | None]) -> Make:
     return lambda problem, solution, _expected: solved_variant(problem, build(problem), solution)
 
 
-def changed_params(**values: Any) -> Make:
-    """The game with some parameters changed (``None`` where they already have those
-    values, or do not exist)."""
+# (the problem, the variant's solution or the board's own, its outcome) -> the outcome as a
+# program following the variant prints it
+Reprint = Callable[[Problem, Solution, Outcome], Outcome | None]
 
-    def build(problem: Problem) -> Game | None:
+
+@dataclass(frozen=True)
+class Twist:
+    """A variant made of parts that two mistakes can share, so that a pair of them is a
+    variant too (:meth:`__add__`): some parameters with other values, rules knobs (the
+    rules module's ``RuleChanges``), the board changed, the model changed (a discount), and
+    the answer printed otherwise (``reprint``: negated, one table reversed). It is a
+    :data:`Make`: ``None`` where it changes nothing on a board, or the game cannot be built
+    or solved."""
+
+    params: tuple[tuple[str, Any], ...] = ()
+    changes: tuple[tuple[str, Any], ...] = ()
+    board: Callable[[Any], Any] | None = None
+    model: Callable[[Model], Model | None] | None = None
+    reprint: Reprint | None = None
+
+    @property
+    def changes_game(self) -> bool:
+        return bool(self.params or self.changes or self.board or self.model)
+
+    def __add__(self, other: Twist) -> Twist | None:
+        """Both twists at once, or ``None`` where they change the same part."""
+        mine = {k for k, _ in self.params} | {k for k, _ in self.changes}
+        theirs = {k for k, _ in other.params} | {k for k, _ in other.changes}
+        if mine & theirs or any(
+            getattr(self, part) is not None and getattr(other, part) is not None
+            for part in ("board", "model", "reprint")
+        ):
+            return None
+        return Twist(
+            self.params + other.params,
+            self.changes + other.changes,
+            self.board or other.board,
+            self.model or other.model,
+            self.reprint or other.reprint,
+        )
+
+    def game(self, problem: Problem) -> Game | None:
+        """The board's game with this twist's parameters, rules, board and model."""
         params = problem.params
-        if any(not hasattr(params, k) or getattr(params, k) == v for k, v in values.items()):
+        if any(not hasattr(params, k) or getattr(params, k) == v for k, v in self.params):
             return None
-        try:
-            return problem.rules.build(problem.board, dataclasses.replace(params, **values))
-        except UsageError:
+        board = problem.board if self.board is None else self.board(problem.board)
+        if board is None or (self.board is not None and board == problem.board):
             return None
-
-    return changed_game(build)
-
-
-def changed_rules(**changes: Any) -> Make:
-    """The game built with the rules module's ``RuleChanges`` (its knobs for the catalogue)."""
-
-    def build(problem: Problem) -> Game | None:
         rules = problem.rules
         try:
-            return rules.build(problem.board, problem.params, rules.RuleChanges(**changes))
-        except UsageError:
+            params = dataclasses.replace(params, **dict(self.params))
+            if self.changes:
+                game = rules.build(board, params, rules.RuleChanges(**dict(self.changes)))
+            else:
+                game = rules.build(board, params)
+        except (UsageError, TypeError):
             return None
+        if self.model is not None:
+            model = self.model(game.model)
+            if model is None:
+                return None
+            game = cast(Game, dataclasses.replace(cast(Any, game), model=model))
+        return cast(Game, game)
 
-    return changed_game(build)
+    def __call__(self, problem: Problem, solution: Solution, expected: Expected) -> Outcome | None:
+        if self.changes_game:
+            game = self.game(problem)
+            if game is None:
+                return None
+            try:
+                own = policy_iteration(game.model, warm_start=solution.policy)
+            except (UsageError, NotConverged):
+                return None
+            answer = game.answer(own)
+            outcome: Outcome | None = (answer, accepted_actions(problem, own, answer))
+        else:
+            own, outcome = solution, (expected.answer, expected.accepted)
+        if self.reprint is not None and outcome is not None:
+            outcome = self.reprint(problem, own, outcome)
+        return outcome
 
 
-def changed_answer(change: Callable[[Problem, Solution, Answer], Answer | None]) -> Make:
+def changed_params(**values: Any) -> Twist:
+    """The game with some parameters changed (``None`` where they already have those
+    values, or do not exist)."""
+    return Twist(params=tuple(values.items()))
+
+
+def changed_rules(**changes: Any) -> Twist:
+    """The game built with the rules module's ``RuleChanges`` (its knobs for the catalogue)."""
+    return Twist(changes=tuple(changes.items()))
+
+
+def changed_board(change: Callable[[Any], Any]) -> Twist:
+    """The game on the board ``change`` makes of the board (``None`` where it changes
+    nothing, or makes no board)."""
+    return Twist(board=change)
+
+
+def changed_answer(change: Callable[[Problem, Solution, Answer], Answer | None]) -> Twist:
     """The reference answer, changed (its accepted actions kept)."""
 
-    def make(problem: Problem, solution: Solution, expected: Expected) -> Outcome | None:
-        answer = change(problem, solution, expected.answer)
-        return None if answer is None else (answer, expected.accepted)
+    def reprint(problem: Problem, solution: Solution, outcome: Outcome) -> Outcome | None:
+        answer = change(problem, solution, outcome[0])
+        return None if answer is None else (answer, outcome[1])
 
-    return make
+    return Twist(reprint=reprint)
 
 
-def actions_from_zero(problem: Problem, solution: Solution, expected: Expected) -> Outcome | None:
-    """The reference answer with every numbered action printed one lower, as a list's index
-    is (an aim of 3 printed as 2, the risky die 3 as 2): the values stay right."""
-    answer, accepted = expected.answer, expected.accepted
+def _from_zero(problem: Problem, solution: Solution, outcome: Outcome) -> Outcome | None:
+    """Every numbered action printed one lower, as a list's index is (an aim of 3 printed
+    as 2, the risky die 3 as 2): the values stay as they are."""
+    answer, accepted = outcome
     if answer.actions is None or accepted is None:
         return None
 
@@ -175,6 +254,61 @@ def actions_from_zero(problem: Problem, solution: Solution, expected: Expected) 
     actions = tuple(lower(a) for a in answer.actions)
     lowered = tuple(frozenset(lower(a) for a in choices) for choices in accepted)
     return dataclasses.replace(answer, actions=actions), lowered
+
+
+# The reference answer with every numbered action printed one lower.
+actions_from_zero = Twist(reprint=_from_zero)
+
+
+def _worst(problem: Problem, solution: Solution, outcome: Outcome) -> Outcome | None:
+    """The values as they are, each square's action the worst instead of the best (the
+    largest expected cost where the game minimises, as ``argmax`` for ``argmin``)."""
+    answer, _ = outcome
+    if answer.actions is None:
+        return None
+    model = solution.model
+    names = model.action_names
+    worst: list[frozenset[str]] = []
+    for state in range(len(answer.actions)):
+        pairs = model.pairs_of(state) if not model.terminal[state] else []
+        if len(pairs) < 2:
+            worst.append(frozenset({answer.actions[state]}))
+            continue
+        q = solution.q_values[pairs]
+        bad = q.min() if model.maximize else q.max()
+        tolerance = problem.assignment.policy_tolerance
+        worst.append(frozenset(names[model.action_of_pair[p]] for p, v in zip(pairs, q, strict=True)
+                               if abs(v - bad) <= tolerance + 1e-12))  # fmt: skip
+    actions = tuple(min(w) for w in worst)
+    return dataclasses.replace(answer, actions=actions), tuple(worst)
+
+
+WORST_ACTIONS = RuleVariant(
+    "worst-action",
+    "each square's action is the worst one instead of the best (argmax for argmin)",
+    Twist(reprint=_worst),
+    reread="the policy: on each square, the action with the fewest expected turns (the "
+    "smallest, or the largest reward where a reward is maximised)",
+)
+
+
+def _reversed_values(problem: Problem, solution: Solution, answer: Answer) -> Answer | None:
+    def flipped(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        return values[::-1]
+
+    values = answer.values
+    if values and isinstance(values[0], tuple):
+        return dataclasses.replace(answer, values=tuple(flipped(t) for t in values))
+    return dataclasses.replace(answer, values=flipped(values))
+
+
+VALUES_REVERSED = RuleVariant(
+    "values-reversed",
+    "the values are printed in reverse order (square i shows the value of the square as far "
+    "from the other end)",
+    changed_answer(_reversed_values),
+    reread="the output: each square's own value beside its number",
+)
 
 
 def _map_values(values: Any, f: Callable[[float], float]) -> Any:
@@ -188,18 +322,19 @@ def _negated(problem: Problem, solution: Solution, answer: Answer) -> Answer | N
     return dataclasses.replace(answer, start_value=-answer.start_value, values=neg)
 
 
-def _discounted(by: float) -> Callable[[Problem], Game | None]:
-    def build(problem: Problem) -> Game | None:
-        game = problem.game
-        if game.model.maximize or game.model.discount < 1.0:
+def discounted_by(by: float) -> Callable[[Model], Model | None]:
+    """A game of turns with each later turn discounted by ``by`` (``None`` for a game
+    that maximises, or is discounted already)."""
+
+    def change(model: Model) -> Model | None:
+        if model.maximize or model.discount < 1.0:
             return None
-        model = dataclasses.replace(game.model, discount=by)
-        return cast(Game, dataclasses.replace(cast(Any, game), model=model))
+        return dataclasses.replace(model, discount=by)
 
-    return build
+    return change
 
 
-_NO_DISCOUNT = "the objective: every turn costs 1, with no discount (gamma = 1)"
+NO_DISCOUNT = "the objective: every turn costs 1, with no discount (gamma = 1)"
 # 0.9, a textbook's; 0.99, many a course's default. Iterated to the end, the values of 0.99
 # are below the right ones and more so far from the goal, and the start value lies on value
 # iteration's course from 0: unnamed, such a program was told it stopped too early.
@@ -213,16 +348,57 @@ COMMON_MISTAKES = (
     RuleVariant(
         "discounted",
         "each later turn is discounted by 0.9",
-        changed_game(_discounted(0.9)),
-        reread=_NO_DISCOUNT,
+        Twist(model=discounted_by(0.9)),
+        reread=NO_DISCOUNT,
     ),
     RuleVariant(
         "discounted-0.99",
         "each later turn is discounted by 0.99",
-        changed_game(_discounted(0.99)),
-        reread=_NO_DISCOUNT,
+        Twist(model=discounted_by(0.99)),
+        reread=NO_DISCOUNT,
     ),
+    VALUES_REVERSED,
 )
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A number of the rules a program may hold at another value. ``bounds``: the range
+    searched, one pair per dimension (continuous), or ``options`` (discrete: each tried).
+    ``twist(problem, value)`` is the game with that value (``None`` where it is the rules'
+    own or makes no game); ``says(problem, value)`` completes "your answer matches a game
+    where ..."."""
+
+    name: str
+    says: Callable[[Problem, Any], str]
+    twist: Callable[[Problem, Any], Twist | None]
+    reread: str
+    bounds: tuple[tuple[float, float], ...] = ()
+    options: Callable[[Problem], Sequence[Any]] | None = None
+    decimals: int = 3  # a fitted value is named with at most this many decimals
+
+
+def _discount_twist(problem: Problem, by: float) -> Twist | None:
+    model = problem.game.model
+    if model.maximize or model.discount < 1.0 or not 0.0 < by < 1.0:
+        return None
+    return Twist(model=discounted_by(by))
+
+
+def _number(value: float) -> str:
+    return f"{value:.6g}"
+
+
+DISCOUNT_KNOB = Knob(
+    "discounted",
+    lambda _p, by: f"each later turn is discounted by {_number(by)}",
+    _discount_twist,
+    NO_DISCOUNT,
+    bounds=((0.3, 0.9995),),
+    decimals=4,
+)
+# What every game of turns can hold at another value.
+COMMON_KNOBS = (DISCOUNT_KNOB,)
 
 
 Listed = dict[str, Entry]
@@ -330,7 +506,14 @@ IN_PLACE_READS = 1_000_000
 
 
 def in_place_trajectory(
-    game: Game, solution: Solution, tolerance: float, sweeps: int, *, descending: bool = False
+    game: Game,
+    solution: Solution,
+    tolerance: float,
+    sweeps: int,
+    *,
+    descending: bool = False,
+    keep: Collection[int] = (),
+    kept: dict[int, list[float]] | None = None,
 ) -> tuple[float, ...]:
     """The start value after each sweep of value iteration from 0 that updates the values in
     place, square by square from the lowest up (``descending``: from the highest down), as a
@@ -342,7 +525,8 @@ def in_place_trajectory(
     Empty where it is not computed: a model in stages (token-boosted, whose tables the
     handout fills one after the other, each to the end, a course of its own), a model
     maximising without a discount, one too large (``IN_PLACE_READS``), or a course that
-    does not settle within twice ``sweeps``."""
+    does not settle within twice ``sweeps``. ``keep``: the sweeps after which every state's
+    value (signed as the model solves, lowest cost) goes into ``kept``."""
     model = solution.model
     transitions = model.transitions
     if model.stage is not None or not sweeps or transitions.nnz * sweeps > IN_PLACE_READS:
@@ -405,7 +589,7 @@ def in_place_trajectory(
     mul = operator.mul
     target = solution.start_value
     out: list[float] = []
-    for _ in range(2 * sweeps):
+    for sweep in range(1, 2 * sweeps + 1):
         for shape, k in steps:
             if shape == 0:
                 state, cost, p, ts = spins[k]
@@ -416,6 +600,8 @@ def in_place_trajectory(
             else:
                 state, options = other[k]
                 values[state] = min([c + sum(map(mul, ps, map(read, ts))) for c, ps, ts in options])
+        if sweep in keep and kept is not None:
+            kept[sweep] = list(values)
         start = sign * values[model.start]
         out.append(start)
         if abs(start - target) <= tolerance:

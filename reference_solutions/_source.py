@@ -7,9 +7,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from autograder import Assignment, PolicyCost, TestCase, Variant, package_copies
+from autograder import (
+    Assignment,
+    Explanation,
+    PolicyCost,
+    Printed,
+    TestCase,
+    Variant,
+    package_copies,
+)
 
 from ._answer_key import answer_key, own_board_case
+from ._explain import explain
 from ._policy import policy_cost
 from ._variants import student_variant
 
@@ -41,3 +50,8 @@ class ReferenceAnswers:
         self, assignment: Assignment, case: TestCase, actions: Mapping[int, str]
     ) -> PolicyCost | None:
         return policy_cost(assignment.name, case, actions)
+
+    def explain(self, assignment: Assignment, case: TestCase, printed: Printed) -> Explanation:
+        """What can explain ``printed``, a wrong answer on ``case``'s board: fitted
+        parameters, two mistakes at once, a stopped iteration checked entry by entry."""
+        return explain(assignment.name, case, printed)

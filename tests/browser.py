@@ -568,3 +568,11 @@ def distinct_colours(png: bytes) -> int:
     for channel in range(channels):
         packed |= pixels[:, channel] << np.uint32(8 * channel)
     return len(np.unique(packed))
+
+
+def colours_shown(png: bytes) -> set[str]:
+    """The colours the PNG shows, as ``#rrggbb`` (alpha left out): to find a fill on screen."""
+    _, _, channels, rows = _png_rows(png)
+    pixels = rows.reshape(-1, channels)[:, :3].astype(np.uint32)
+    packed = (pixels[:, 0] << np.uint32(16)) | (pixels[:, 1] << np.uint32(8)) | pixels[:, 2]
+    return {f"#{int(value):06x}" for value in np.unique(packed)}

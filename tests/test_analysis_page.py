@@ -101,3 +101,29 @@ def test_the_analysis_page_in_a_browser(tmp_path, capsys):
     assert seen.laid_out["svg.board g.square rect"] == 2 * layers * (goal + 1)
     assert seen.laid_out["svg.bars"] >= 3
     assert distinct_colours(seen.screenshot) > 20
+
+
+def test_the_trap_lane_maps_are_on_a_layout_with_traps_and_explain_every_colour_and_letter(
+    tmp_path, capsys
+):
+    page = analyzed("trap-lane", tmp_path, capsys)
+    assert "on the analysis layout (restart on 5 and 14, " in page
+    maps = [svg for svg in pictures(page) if svg.get("class") == "board"]
+    legends = re.findall(r'<div class="legend">(.*?)</div>', page, re.S)
+    assert len(maps) == len(legends) == 2  # the value map, then the policy map
+    value_map, policy_map = maps
+    value_legend, policy_legend = legends
+    for legend in legends:
+        assert "R: restart" in legend and "P: penalty" in legend and "J: prison" in legend
+        assert "S: special" in legend
+    # The value map's scale runs from its lowest value to its highest, as the legend says.
+    shown = [float(t.text) for t in value_map.iter(f"{SVG}text") if t.get("class") == "value"]
+    assert f"{min(shown):.2f}, the lowest" in value_legend
+    assert f"{max(shown):.2f}, the highest" in value_legend
+    # Each action's colour on the policy map is the legend's for that action.
+    swatch = r'background: (#[0-9a-f]{6}); border: [^"]*"></span>([^<]*)</span>'
+    keys = {words: fill for fill, words in re.findall(swatch, policy_legend)}
+    for square, group in squares(policy_map).items():
+        fill = group.find(f"{SVG}rect").get("fill")
+        said = [t.text for t in group.iter(f"{SVG}text") if t.get("class") == "action"]
+        assert keys[said[0] if said else "the goal"] == fill, square

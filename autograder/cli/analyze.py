@@ -11,9 +11,9 @@ from pathlib import Path
 from reference_solutions import (
     Z_TEST,
     Analysis,
+    analysis_problem,
     analysis_text,
     analyze,
-    make_problem,
     params_in_effect,
     read_policy,
     solve_problem,
@@ -67,7 +67,8 @@ def analysis_of(
     seed: int = 0,
     policies: Sequence[str] = (),
 ) -> Analysis:
-    problem = make_problem(name, board, settings)
+    # (with no board given, the rules may name one that shows more than the public board)
+    problem = analysis_problem(name, board, settings)
     solution = solve_problem(problem)
     read = {path: read_policy(problem, solution, path) for path in policies}
     return analyze(problem, solution, games=games, seed=seed, policies=read)

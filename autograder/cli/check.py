@@ -9,6 +9,7 @@ from pathlib import Path
 from reference_solutions import ReferenceAnswers
 
 from .. import UsageError, check_html, check_submission, check_text, write_atomic
+from .._check import fit_to_width, terminal_width
 from ._options import add_course_option, add_isolation_option, path_name
 
 HELP = "what a student runs: the public tests, with feedback; exit 0 when all pass"
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
         args.isolation,
         every_wrong=args.every_wrong,
     )
-    sys.stdout.write(check_text(result))
+    # Lines broken to the terminal's width, continuations indented; whole in a file or pipe.
+    sys.stdout.write(fit_to_width(check_text(result), terminal_width(sys.stdout)))
     if args.html:
         page = Path(args.html)
         try:

@@ -14,10 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autograder import Answer, GoalUnreachable, JumpBoard, Objective, UsageError
+from autograder import Answer, BoardError, GoalUnreachable, JumpBoard, Objective, UsageError
 
 from .._analysis import AnalysisRules, BoardLayout, Strategy, pick
-from .._catalogue import RuleVariant, changed_answer, changed_game, changed_params, changed_rules
+from .._catalogue import (
+    Knob,
+    RuleVariant,
+    changed_answer,
+    changed_board,
+    changed_game,
+    changed_params,
+    changed_rules,
+)
 from .._model import Model, build_model
 from .._params import Overshoot
 from .._solver import Solution
@@ -37,7 +45,8 @@ class JumpChanges:
     goes_to[p + s]`` in a game with a move of 0). ``jump_turns``: extra turns a jump costs.
     ``first_face``: the spinner shows ``first_face .. first_face + faces - 1``.
     ``boost_overshoot``: the overshoot rule of a boosted move, if not the game's.
-    ``boost_jumps``: a boosted move takes the jump where it ends.
+    ``boost_jumps``: a boosted move takes the jump where it ends. ``boost_tokens``: the
+    tokens a boost spends (token-boosted).
     """
 
     jump_in_place: bool = False
@@ -46,6 +55,7 @@ class JumpChanges:
     first_face: int = 1
     boost_overshoot: Overshoot | None = None
     boost_jumps: bool = True
+    boost_tokens: int = 1
 
 
 RULES_AS_WRITTEN = JumpChanges()
@@ -322,7 +332,8 @@ def boost_game(
     layer, square = np.divmod(np.arange(n_pre, dtype=index), index.type(n))  # pre-spin states
     at, spun = square[:, None], spins[None, :]
     boost_rule = changes.boost_overshoot or overshoot
-    can_boost = np.ones_like(layer, bool) if tokens is None else layer >= 1
+    spent = changes.boost_tokens
+    can_boost = np.ones_like(layer, bool) if tokens is None else layer >= spent
 
     # Pairs listed in state order, so the model needs no sorting: each square's spin, then
     # each state after a spin with its plain move and, where allowed, its boost.
@@ -371,7 +382,7 @@ def boost_game(
     del plain
     boosted = landing(board, boost_rule, at[can_boost], spun + 1, changes,
                       jumps=changes.boost_jumps)  # fmt: skip
-    boost_layer = layer[can_boost] if tokens is None else layer[can_boost] - 1
+    boost_layer = layer[can_boost] if tokens is None else layer[can_boost] - spent
     moved[boost_pair] = on_board(boosted, boost_layer)
     if changes.jump_turns:
         extra = turn_cost(board, boost_rule, at[can_boost], spun + 1, changes) - 1.0
@@ -432,14 +443,6 @@ def _destination_values(problem: Problem, solution: Solution, answer: Answer) ->
     return dataclasses.replace(answer, values=moved(values))
 
 
-def _on_board(change: Callable[[JumpBoard], JumpBoard]) -> Callable[[Problem], Any]:
-    def build(problem: Problem) -> Any:
-        board = change(jump_board(problem))
-        return None if board == problem.board else problem.rules.build(board, problem.params)
-
-    return build
-
-
 # A piece never rests on a jump square, so no other square's value depends on a jump
 # square's: the rules accept the value under any reading on each jump square, and each of
 # these may be taken square by square. The third is (a) and (b) mixed move by move, as the
@@ -484,19 +487,19 @@ OVERSHOOT_BOUNCES = RuleVariant(
 JUMPS_IGNORED = RuleVariant(
     "jumps-ignored",
     "chutes and ladders are never followed",
-    changed_game(_on_board(lambda b: JumpBoard(b.goal, (), b.name))),
+    changed_board(lambda b: JumpBoard(b.goal, (), b.name)),
     reread=_JUMPS,
 )
 CHUTES_IGNORED = RuleVariant(
     "chutes-ignored",
     "chutes are never followed (ladders are)",
-    changed_game(_on_board(lambda b: JumpBoard(b.goal, b.ladders, b.name))),
+    changed_board(lambda b: JumpBoard(b.goal, b.ladders, b.name)),
     reread=_JUMPS,
 )
 LADDERS_IGNORED = RuleVariant(
     "ladders-ignored",
     "ladders are never followed (chutes are)",
-    changed_game(_on_board(lambda b: JumpBoard(b.goal, b.chutes, b.name))),
+    changed_board(lambda b: JumpBoard(b.goal, b.chutes, b.name)),
     reread=_JUMPS,
 )
 JUMP_EXTRA_TURN = RuleVariant(
@@ -544,6 +547,60 @@ SPINNER_FROM_ZERO = RuleVariant(
     changed_rules(first_face=0),
     reread="the spinner: it shows 1..faces, each equally likely",
 )
+
+
+def _shifted(by: int) -> Callable[[JumpBoard], JumpBoard | None]:
+    """Every jump moved ``by`` squares along the board, both its ends (a goes-to table read
+    one place off): those that would leave the board are dropped."""
+
+    def change(board: JumpBoard) -> JumpBoard | None:
+        n = board.goal
+        jumps = tuple((a + by, b + by) for a, b in board.jumps
+                      if 0 < a + by < n and 0 < b + by <= n)  # fmt: skip
+        try:
+            return JumpBoard(n, jumps, board.name)
+        except BoardError:
+            return None
+
+    return change
+
+
+_TABLE = "the board: a chute or ladder from square a to b, as the board file gives it"
+JUMPS_SHIFTED = (
+    RuleVariant(
+        "jumps-shifted",
+        "every chute and ladder starts and ends one square later (the goes-to table is "
+        "read one place off)",
+        changed_board(_shifted(1)),
+        reread=_TABLE,
+    ),
+    RuleVariant(
+        "jumps-shifted-back",
+        "every chute and ladder starts and ends one square earlier (the goes-to table is "
+        "read one place off)",
+        changed_board(_shifted(-1)),
+        reread=_TABLE,
+    ),
+)
+
+
+def faces_knob(name: str, words: str, reread: str) -> Knob:
+    """The number of faces (or aims) at another value: 2..12 tried."""
+    return Knob(
+        name,
+        lambda _p, faces: words.format(faces),
+        lambda p, faces: None if faces == p.params.faces else changed_params(faces=faces),
+        reread,
+        options=lambda p: [f for f in range(2, 13) if f != p.params.faces],
+    )
+
+
+SPINNER_KNOBS = (
+    faces_knob("spinner-faces", "the spinner shows 1..{}",
+               "the spinner: it shows 1..faces, each equally likely"),
+)  # fmt: skip
+
+
 # What every spinner game (classic, boosted, token-boosted) can get wrong.
 SPINNER_MISTAKES = (
     OVERSHOOT_WINS,
@@ -554,6 +611,7 @@ SPINNER_MISTAKES = (
     JUMP_EXTRA_TURN,
     SPINNER_ONE_SHORT,
     SPINNER_FROM_ZERO,
+    *JUMPS_SHIFTED,
 )
 
 

@@ -4,19 +4,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from autograder import JumpBoard, Objective
 
 from .._analysis import AnalysisRules, Strategy, always, policy_values, runs, uniform
-from .._catalogue import COMMON_MISTAKES, RuleVariant, actions_from_zero, changed_params
+from .._catalogue import (
+    COMMON_MISTAKES,
+    WORST_ACTIONS,
+    Knob,
+    RuleVariant,
+    Twist,
+    actions_from_zero,
+    changed_params,
+)
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
 from ._jumps import (
     JUMP_EXTRA_TURN,
     JUMP_READINGS,
     JUMPS_IGNORED,
+    JUMPS_SHIFTED,
     OVERSHOOT_BOUNCES,
     OVERSHOOT_WINS,
     RULES_AS_WRITTEN,
@@ -24,6 +33,7 @@ from ._jumps import (
     RuleChanges,
     action_words,
     choice_game,
+    faces_knob,
     jump_layout,
 )
 
@@ -93,7 +103,49 @@ MISTAKES = (
         reread="the actions: print the aim itself (1 to the number of aims), not its place "
         "in a list",
     ),
+    *JUMPS_SHIFTED,
+    WORST_ACTIONS,
     *COMMON_MISTAKES,
+)
+
+_NOISE = "the noise: an aim k moves k-1, k or k+1 with probabilities 1/4, 1/2, 1/4"
+
+
+def _noise_twist(problem: Problem, weights: Any) -> Twist | None:
+    if isinstance(weights, float):  # spread evenly to both sides
+        weights = (weights, 1.0 - 2.0 * weights, weights)
+    else:
+        low, high = weights
+        weights = (low, 1.0 - low - high, high)
+    if min(weights) < -1e-12 or tuple(weights) == problem.params.noise:
+        return None
+    return changed_params(noise=tuple(max(0.0, w) for w in weights))
+
+
+def _noise_says(problem: Problem, weights: Any) -> str:
+    low, high = (weights, weights) if isinstance(weights, float) else weights
+    shown = ", ".join(f"{w:.6g}" for w in (low, 1.0 - low - high, high))
+    return f"an aim k moves k-1, k or k+1 with probabilities {shown}"
+
+
+def _discount_twist(problem: Problem, by: float) -> Twist | None:
+    if problem.params.objective != "discounted" or not 0.0 < by < 1.0:
+        return None
+    return changed_params(discount=by)
+
+
+KNOBS = (
+    Knob("noise", _noise_says, _noise_twist, _NOISE, bounds=((0.0, 0.5),)),
+    Knob("noise", _noise_says, _noise_twist, _NOISE, bounds=((0.0, 1.0), (0.0, 1.0))),
+    faces_knob("aims", "the aims are 1..{}", "the aims: 1 to the number of aims"),
+    Knob(
+        "discount",
+        lambda _p, by: f"the discount per move is {by:.6g}",
+        _discount_twist,
+        "the discounted objective: its discount per move",
+        bounds=((0.3, 0.9995),),
+        decimals=4,
+    ),
 )
 
 

@@ -14,6 +14,7 @@ from ._jumps import (
     BOOST_ANALYSIS,
     JUMP_READINGS,
     RULES_AS_WRITTEN,
+    SPINNER_KNOBS,
     SPINNER_MISTAKES,
     JumpGame,
     RuleChanges,
@@ -47,6 +48,14 @@ def _before_spin(problem: Problem) -> JumpGame:
     return choice_game(jump_board(problem), problem.params.overshoot, moves, output=OUTPUT)
 
 
+def _averaged(problem: Problem) -> JumpGame:
+    """The move ``s`` and the boost ``s + 1`` averaged, each half the time, not chosen."""
+    f = problem.params.faces
+    moves = (*range(1, f + 1), *range(2, f + 2))
+    spin = ("spin", moves, [0.5 / f] * (2 * f))
+    return choice_game(jump_board(problem), problem.params.overshoot, [spin], output=OUTPUT)
+
+
 _BOOST = "the boost: the player sees the spin s, then moves s or s + 1 by the same rules"
 BOOST_MISTAKES = (
     RuleVariant(
@@ -67,6 +76,12 @@ MISTAKES = (
     *SPINNER_MISTAKES,
     *BOOST_MISTAKES,
     RuleVariant(
+        "boost-averaged",
+        "the spin s and the boost s + 1 are averaged, half each, instead of the better chosen",
+        changed_game(_averaged),
+        reread=_BOOST + ": the player picks the better of the two moves",
+    ),
+    RuleVariant(
         "boost-before-spin",
         "the player chooses to boost before spinning",
         changed_game(_before_spin),
@@ -75,4 +90,5 @@ MISTAKES = (
     *COMMON_MISTAKES,
 )
 # Never boost, always boost, boost unless past the goal (rules._jumps.boost_strategies).
+KNOBS = SPINNER_KNOBS
 ANALYSIS = BOOST_ANALYSIS

@@ -13,6 +13,7 @@ from ._jumps import (
     JUMP_READINGS,
     RULES_AS_WRITTEN,
     SPINNER_FACE_LEFT_OUT,
+    SPINNER_KNOBS,
     SPINNER_MISTAKES,
     JumpGame,
     RuleChanges,
@@ -38,5 +39,7 @@ def build(board: JumpBoard, params: Params, changes: RuleChanges = RULES_AS_WRIT
 
 READINGS = JUMP_READINGS
 MISTAKES = (*SPINNER_MISTAKES, SPINNER_FACE_LEFT_OUT, *COMMON_MISTAKES)
+# Numbers of the rules a program may hold at another value (reference_solutions._explain).
+KNOBS = SPINNER_KNOBS
 # The player has no choice: the analysis shows the forced strategy alone.
 ANALYSIS = CHOICE_ANALYSIS

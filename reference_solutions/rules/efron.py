@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from autograder import JumpBoard
 
 from .._analysis import AnalysisRules, Strategy, always, squares_text, uniform
-from .._catalogue import COMMON_MISTAKES, RuleVariant, changed_params
+from .._catalogue import COMMON_MISTAKES, WORST_ACTIONS, Knob, RuleVariant, Twist, changed_params
 from .._params import Overshoot, dice_set, overshoot, param
 from ._jumps import (
     JUMP_EXTRA_TURN,
     JUMP_READINGS,
     JUMPS_IGNORED,
+    JUMPS_SHIFTED,
     RULES_AS_WRITTEN,
     JumpGame,
     RuleChanges,
@@ -72,8 +73,51 @@ MISTAKES = (
         changed_params(dice=_NO_ZEROS),
         reread="the dice: Black's two 0 faces leave the piece where it is, and the turn is spent",
     ),
+    *JUMPS_SHIFTED,
+    WORST_ACTIONS,
     *COMMON_MISTAKES,
 )
+
+# (die, the face's place on it, the value it shows instead)
+Face = tuple[int, int, int]
+
+
+def _mistyped(problem: Problem) -> list[Face]:
+    """One face of one die at another value, 0..8: of equal faces, the first stands for
+    them all (the die is the same whichever is changed)."""
+    options = []
+    for d, (_, faces) in enumerate(problem.params.dice):
+        for j, face in enumerate(faces):
+            if face in faces[:j]:
+                continue
+            options += [(d, j, v) for v in range(9) if v != face]
+    return options
+
+
+def _with_face(problem: Problem, face: Face) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    d, j, value = face
+    dice = list(problem.params.dice)
+    name, faces = dice[d]
+    dice[d] = (name, (*faces[:j], value, *faces[j + 1 :]))
+    return tuple(dice)
+
+
+def _face_says(problem: Problem, face: Face) -> str:
+    name, faces = _with_face(problem, face)[face[0]]
+    return f"{name}'s faces are {', '.join(map(str, faces))}"
+
+
+def _face_twist(problem: Problem, face: Face) -> Twist | None:
+    dice = _with_face(problem, face)
+    if max(dice[face[0]][1]) == 0:
+        return None
+    return changed_params(dice=dice)
+
+
+KNOBS = (
+    Knob("die-face", _face_says, _face_twist, "the dice: each die's six faces, as listed",
+         options=_mistyped),
+)  # fmt: skip
 
 
 def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:

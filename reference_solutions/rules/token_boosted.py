@@ -15,6 +15,7 @@ from .._catalogue import (
     RuleVariant,
     changed_answer,
     changed_game,
+    changed_rules,
     solved_variant,
 )
 from .._params import Overshoot, integer, overshoot, param
@@ -23,6 +24,7 @@ from ._jumps import (
     BOOST_ANALYSIS,
     JUMP_READINGS,
     RULES_AS_WRITTEN,
+    SPINNER_KNOBS,
     SPINNER_MISTAKES,
     JumpGame,
     RuleChanges,
@@ -118,6 +120,12 @@ MISTAKES = (
         reread=_TOKENS,
     ),
     RuleVariant(
+        "boost-spends-two",
+        "each boost spends two tokens",
+        changed_rules(boost_tokens=2),
+        reread=_TOKENS,
+    ),
+    RuleVariant(
         "tables-reversed",
         "the table headed T tokens holds the values for the other end of the count",
         changed_answer(_reversed),
@@ -125,5 +133,6 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+KNOBS = SPINNER_KNOBS
 # Never boost, boost whenever a token is left (rules._jumps.boost_strategies).
 ANALYSIS = BOOST_ANALYSIS

@@ -18,6 +18,8 @@ from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, Expected, TrapLayo
 from .._analysis import AnalysisRules, BoardLayout, Strategy, always, uniform
 from .._catalogue import (
     COMMON_MISTAKES,
+    WORST_ACTIONS,
+    Knob,
     Make,
     RuleVariant,
     actions_from_zero,
@@ -82,7 +84,8 @@ class TrapChanges:
     ``junction``: a move from square 3 may take the fast lane. ``traps``: traps go off.
     ``penalty_by_number``: a penalty subtracts 3 from the square's number, lane or not.
     ``prison_turns``: turns a prison costs besides the move. ``normal_triggers``: the
-    chance a trap goes off after the normal die, if not the edition's.
+    chance a trap goes off after the normal die, if not the edition's; ``risky_triggers``
+    the same after the risky die.
     """
 
     junction: bool = True
@@ -90,6 +93,7 @@ class TrapChanges:
     penalty_by_number: bool = False
     prison_turns: int = 1
     normal_triggers: float | None = None
+    risky_triggers: float | None = None
 
 
 RULES_AS_WRITTEN = TrapChanges()
@@ -217,6 +221,8 @@ def build(
             triggers = die.triggers
             if die.code == NORMAL.code and changes.normal_triggers is not None:
                 triggers = changes.normal_triggers
+            if die.code == RISKY.code and changes.risky_triggers is not None:
+                triggers = changes.risky_triggers
             for steps in die.faces:
                 for end, p_walk in walks(square, steps, params, changes):
                     p = p_walk / len(die.faces)
@@ -332,7 +338,42 @@ MISTAKES = (
         reread="the dice: print each die's code (1 security, 2 normal, 3 risky), not its "
         "place in a list",
     ),
+    WORST_ACTIONS,
     *COMMON_MISTAKES,
+)
+
+_CHANCES = ("the dice: after the security die no trap goes off, after the normal die one "
+            "half of the time, after the risky die always")  # fmt: skip
+
+
+def _chance_knob(die: Die, change: str) -> Knob:
+    def twist(problem: Problem, chance: float) -> Any:
+        dice, _ = EDITIONS[problem.params.edition]
+        if all(d.code != die.code for d in dice):
+            return None
+        return changed_rules(**{change: chance})
+
+    return Knob(
+        f"{die.name}-triggers",
+        lambda _p, chance: (
+            f"a trap goes off after the {die.name} die with probability {chance:.6g}"
+        ),
+        twist,
+        _CHANCES,
+        bounds=((0.0, 1.0),),
+    )
+
+
+KNOBS = (
+    _chance_knob(NORMAL, "normal_triggers"),
+    _chance_knob(RISKY, "risky_triggers"),
+    Knob(
+        "prison-turns",
+        lambda _p, turns: f"a prison costs {turns} turns besides the move",
+        lambda _p, turns: changed_rules(prison_turns=turns),
+        "the prison trap: it costs one turn besides the move",
+        options=lambda _p: [2, 3],
+    ),
 )
 
 
@@ -382,5 +423,28 @@ def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:
     return strategies
 
 
-# Each die alone and a random die against the optimal dice.
-ANALYSIS = AnalysisRules(_layout, _die_words, _strategies)
+# The layout ``autograder analyze trap-lane`` plays when it is given none and the public one
+# has no trap. With no trap the risky die is best on every square, so "always risky" is the
+# optimal strategy itself and the comparison shows nothing. Here each kind of trap stands
+# somewhere (restart twice: early on the slow lane and last on the fast one), and the optimal
+# policy plays each of the three dice somewhere, so every named strategy does worse.
+ANALYSIS_LAYOUT = (0, 0, 0, 0, 1, 0, 2, 0, 3, 0, 0, 4, 0, 1, 0)
+
+
+def _analysis_board(problem: Problem) -> tuple[str, dict[str, Any]] | None:
+    """``ANALYSIS_LAYOUT`` (named by its traps) when ``problem``'s layout has no trap."""
+    if any(_game(problem).board.layout):
+        return None
+    special = EDITIONS[_game(problem).params.edition][1]  # what trap 4 is in this edition
+    where: dict[str, list[str]] = {}
+    for square, trap in enumerate(ANALYSIS_LAYOUT, start=1):
+        if trap:
+            kind = TRAP_KINDS[trap]
+            where.setdefault(special if kind == "special" else kind, []).append(str(square))
+    traps = ", ".join(f"{kind} on {' and '.join(squares)}" for kind, squares in where.items())
+    words = f"the analysis layout ({traps}; the public layout has no trap)"
+    return words, {"layout": list(ANALYSIS_LAYOUT)}
+
+
+# Each die alone and a random die against the optimal dice, on a layout with traps.
+ANALYSIS = AnalysisRules(_layout, _die_words, _strategies, _analysis_board)

@@ -1035,7 +1035,7 @@ def test_check_command_contains_a_hostile_program(world, fast_assignments, name)
     done = check(path, fast_assignments)
     assert done.returncode == 1, done.stderr
     shown = sum(c.points for c in answer_key("classic", hidden=False))  # what check runs
-    assert f"score: 0.00 / {shown:.2f}" in done.stdout.splitlines()
+    assert f"score on the boards checked here: 0.00 / {shown:.2f}" in done.stdout.splitlines()
     assert f"FAIL  public board: 0.00 / {POINTS:.2f}" in done.stdout.splitlines()
     assert any(re.fullmatch(f"      (?:{says})", line) for line in done.stdout.splitlines())
     for secret in (*SECRETS.values(), world.marker, *PRINTED):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+import math
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -92,12 +93,31 @@ def graded(name: str, texts: dict[str, str] | None = None, student: str = "s1"):
 # --- the student's report -----------------------------------------------------------------
 
 
+# The colour steps as docs/contracts.md states them: a wrong value's error relative to the
+# right value (to 1 where the right value is smaller), each step holding the errors under its
+# bound. Written out here, not read from the code.
+STEPS = ((0.01, "off-1"), (0.05, "off-2"), (0.10, "off-3"), (0.25, "off-4"), (math.inf, "off-5"))
+
+
+def step_of(printed: float, expected: float) -> str:
+    error = abs(printed - expected) / max(1.0, abs(expected))
+    return next(tone for bound, tone in STEPS if error < bound)
+
+
+def texts(group: ET.Element, kind: str) -> list[str]:
+    """The texts of class ``kind`` drawn on a square: "value", "expected", "action"."""
+    return [t.text or "" for t in group.iter(f"{SVG}text") if t.get("class") == kind]
+
+
 def test_each_square_is_coloured_by_how_far_its_printed_value_is():
     assignment, cases = cases_of("classic")
     public = cases[0]
     answer = public.expected.answer
-    # Square 40 off by 1%, square 50 by 5%, square 60 by 50%; the rest right.
-    wrong = changed(answer, {40: 1.01, 50: 1.05, 60: 1.5})
+    # One square in each step, well inside it (printed to 2 decimals, the error moves by
+    # 0.005 at most): 0.5%, 3%, 7%, 15% and 50% too high; the rest right. (No jump square:
+    # a jump square's value may follow another reading.)
+    factors = {30: 1.005, 40: 1.03, 50: 1.07, 60: 1.15, 70: 1.5}
+    wrong = changed(answer, factors)
     text = output_format(answer.output).render(wrong)
     _, _, result = graded("classic", {public.name: text})
     page = submission_html(result, assignment)
@@ -105,16 +125,34 @@ def test_each_square_is_coloured_by_how_far_its_printed_value_is():
     drawn = squares(board)
     goal = public.board["goal"]
     assert sorted(drawn) == list(range(goal + 1))
-    expected_tone = {40: "off-1", 50: "off-2", 60: "off-3", goal: "goal"}
+    expected_tone = {k: step_of(round(wrong.values[k], 2), answer.values[k]) for k in factors}
+    # The rule puts each square in its own step, the five in order.
+    assert [expected_tone[k] for k in sorted(factors)] == [tone for _, tone in STEPS]
     for square, group in drawn.items():
-        assert tone(group) == expected_tone.get(square, "right"), square
-    said = title(drawn[60])
-    assert said.startswith("square 60: printed ")
-    assert f"printed {wrong.values[60]:.2f}, expected {answer.values[60]:.2f}" in said
-    assert "too high" in said
+        want = expected_tone.get(square, "goal" if square == goal else "right")
+        assert tone(group) == want, square
+        # The right value is drawn under a wrong one, and only there.
+        right = [f"\u2192 {answer.values[square]:.2f}"] if square in factors else []
+        assert texts(group, "expected") == right, square
+    said = title(drawn[70])
+    assert said.startswith("square 70: printed ")
+    assert f"printed {wrong.values[70]:.2f}, expected {answer.values[70]:.2f}" in said
+    assert "too high" in said and "off by 50%" in said
     # The fill is an attribute too, so the colour survives a page whose styles are stripped.
     fills = {tone(g): g.find(f"{SVG}rect").get("fill") for g in drawn.values()}
-    assert len({fills["right"], fills["off-1"], fills["off-2"], fills["off-3"]}) == 4
+    assert len({fills[t] for _, t in STEPS} | {fills["right"]}) == len(STEPS) + 1
+
+
+def test_an_error_on_a_step_bound_falls_in_the_step_above():
+    """Steps hold the errors under their bounds: exactly 5% off is "5% to under 10%". A
+    right value of 40.00 printed as 42.00 is 5% off, whatever the binary rounding."""
+    from autograder._html import error_tone, relative_error
+
+    assert relative_error(42.0, 40.0) == pytest.approx(0.05)
+    assert error_tone(0.05) == "off-3" and error_tone(0.0499) == "off-2"
+    assert error_tone(0.0) == "off-1" and error_tone(10.0) == "off-5"
+    # Near 0 the error is taken against 1: 0.20 for 0.25 is 5% off, not 20%.
+    assert relative_error(0.2, 0.25) == pytest.approx(0.05)
 
 
 def test_a_square_that_printed_nan_says_nan_as_the_text_does():
@@ -215,9 +253,11 @@ def test_the_printed_policy_is_drawn_and_a_wrong_action_is_outlined():
     drawn = squares(svgs(submission_html(result, assignment))[0])
     flagged = [s for s, g in drawn.items() if "wrong-action" in g.get("class")]
     assert flagged == [square]
-    notes = {s: [t.text for t in g.iter(f"{SVG}text") if t.get("class") == "action"]
-             for s, g in drawn.items()}  # fmt: skip
-    assert notes[square] == [bad]
+    notes = {s: texts(g, "action") for s, g in drawn.items()}
+    # A wrong action is drawn with a best one after it, readable without hovering.
+    (note,) = notes[square]
+    printed, arrow, best = note.partition("\u2192")
+    assert (printed, arrow) == (bad, "\u2192") and best in accepted[square]
     assert notes[square + 1] == [actions[square + 1]]
     assert f"action printed {bad}, best " in title(drawn[square])
 

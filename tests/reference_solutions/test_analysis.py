@@ -19,6 +19,7 @@ import scipy.stats
 from autograder import STANDARD_JUMPS, UsageError, output_format
 from autograder.cli import main
 from reference_solutions import (
+    analysis_problem,
     analysis_text,
     analyze,
     make_problem,
@@ -463,7 +464,51 @@ def test_analyze_trap_lane_is_seeded(capsys):
     assert capsys.readouterr().out != first
     for needle in ("always security", "always normal", "always risky", "random die", "17.0000"):
         assert needle in first
-    assert "   1  6.6674  risky" in first
+    # With no board given: the analysis layout, with traps (the public layout has none).
+    assert first.startswith("trap-lane on the analysis layout (restart on 5 and 14, ")
+
+
+def test_the_trap_lane_is_analysed_on_a_layout_with_traps_where_the_strategies_differ():
+    """The public layout has no trap: there the risky die is best on every square and
+    "always risky" is the optimal strategy itself. The analysis plays a layout with traps,
+    where the optimal policy uses more than one die and beats every named strategy."""
+    public = make_problem("trap-lane")
+    assert not any(public.board.layout)
+    problem = analysis_problem("trap-lane")
+    layout = problem.board.layout
+    assert {1, 2, 3, 4} <= set(layout), "each kind of trap"
+    assert layout[0] == layout[-1] == 0  # squares 1 and 15 are never trapped
+    assert "analysis layout" in problem.board_words
+    solution = solve_problem(problem)
+    analysis = analyze(problem, solution, games=500, seed=0)
+    (dice,) = analysis.policy_map
+    assert len({dice[q] for q in range(1, 15)}) >= 2, dice
+    best, *others = analysis.strategies
+    for other in others:
+        # Worse by a margin no rounding hides: every named strategy loses turns.
+        assert other.exact is not None and other.exact > best.exact + 0.5, other.name
+    # On the public layout the same comparison shows nothing: always risky is optimal.
+    plain = analyze(public, solve_problem(public), games=200, seed=0)
+    risky = next(r for r in plain.strategies if r.name == "always risky")
+    assert risky.exact == pytest.approx(plain.strategies[0].exact, abs=1e-9)
+
+
+def test_a_board_given_or_a_public_layout_with_traps_is_analysed_as_it_is(tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"layout": [0] * 15}))
+    given = analysis_problem("trap-lane", empty)
+    assert not any(given.board.layout) and given.board_words == str(empty)
+    # The settings apply to the analysis layout too.
+    circled = analysis_problem("trap-lane", None, ["circle=true"])
+    assert circled.params.circle and any(circled.board.layout)
+    # A public layout that has traps already (a course's own) is kept.
+    from reference_solutions.rules import trap_lane
+
+    trapped = make_problem("trap-lane", _TRAPPED)
+    assert trap_lane.ANALYSIS.board is not None and trap_lane.ANALYSIS.board(trapped) is None
+    # Other assignments: the public board, as make_problem gives it.
+    classic = analysis_problem("classic")
+    assert classic.board_words == "the public board"
 
 
 def test_analyze_aimed_under_both_objectives(capsys):
