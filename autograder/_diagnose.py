@@ -25,6 +25,7 @@ mistake too), and it runs there on Python 3.10.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -34,7 +35,7 @@ from ._formats import Printed
 from ._score import Mark, Wrong, mark_entries
 from ._texts import GENERIC_MISTAKES
 
-__all__ = ["Diagnosis", "Explanation", "diagnose", "goal_value", "mistake_fit"]
+__all__ = ["Diagnosis", "Explanation", "diagnose", "goal_value", "mistake_fit", "printed_places"]
 
 # A mistake is named when the printed answer matches its answer on this share of the
 # entries that do not depend on a reading, and more of them than the right answer; and a
@@ -144,11 +145,21 @@ def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
 
 
+def printed_places(text: str) -> int | None:
+    """The most decimals any number in ``text`` is printed with (``None``: no decimals)."""
+    places = [len(m) for m in re.findall(r"\d\.(\d+)", text)]
+    return max(places) if places else None
+
+
 def _too_few_decimals(
-    pairs: Sequence[tuple[Entry, float]], wrong: Sequence[tuple[Entry, float]]
-) -> str | None:
-    """The sentence for values right but rounded to fewer decimals than the tolerance needs
-    (``"%.2f"`` where the trap lane's table has four), or ``None``."""
+    pairs: Sequence[tuple[Entry, float]],
+    wrong: Sequence[tuple[Entry, float]],
+    places_printed: int | None = None,
+) -> tuple[str, str] | None:
+    """``(name, sentence)`` for values right but rounded to fewer decimals than the
+    tolerance needs: printed so (``"%.2f"`` where the trap lane's table has four), or
+    rounded before a print that shows enough decimals (``places_printed``: the most any
+    number was printed with), or ``None``."""
     tolerance = min(e.tolerance for e, _ in wrong)
     needed = max(0, round(-math.log10(tolerance)))
     # The decimals a format prints are what its tolerance is one unit of (0.01: two); any
@@ -166,9 +177,16 @@ def _too_few_decimals(
         if all(rounded(e, d) for e, d in wrong) and sum(
             rounded(e, d) or abs(d) <= e.tolerance for e, d in pairs
         ) >= FIT * len(pairs):
-            have = f"{places} decimal{'s' if places != 1 else ''}"
-            return (f"every wrong value is the right one rounded to {have}: print "
-                    f"{needed} decimals, as the format does ('%.{needed}f')")  # fmt: skip
+            have = f"{places} decimal{'s' if places != 1 else ''}" if places else "a whole number"
+            if places_printed is not None and places_printed >= needed:
+                return "rounded-before-printing", (
+                    f"every wrong value is the right one rounded to {have} before it is "
+                    f"printed: keep each value as it is computed, and let the print "
+                    f"('%.{needed}f') round it"
+                )
+            return "too-few-decimals", (f"every wrong value is the right one rounded to "
+                                        f"{have}: print {needed} decimals, as the format does "
+                                        f"('%.{needed}f')")  # fmt: skip
     return None
 
 
@@ -178,6 +196,7 @@ def _generic(
     entries: Sequence[Entry],
     loose: set[str],
     stopped: bool | None = None,
+    places_printed: int | None = None,
 ) -> tuple[str, str, str] | None:
     """``(name, sentence, sentence for a hidden board)`` for a value iteration stopped early,
     values off by one or values rounded to too few decimals. ``stopped``: whether the
@@ -205,8 +224,8 @@ def _generic(
     wrong = [(e, d) for e, d in pairs if abs(d) > e.tolerance]
     if len(wrong) < 2:
         return None
-    if (rounded := _too_few_decimals(pairs, wrong)) is not None:
-        return "too-few-decimals", rounded, rounded
+    if (rounded := _too_few_decimals(pairs, wrong, places_printed)) is not None:
+        return rounded[0], rounded[1], rounded[1]
     # Value iteration from 0 approaches the answer from below; values above it everywhere
     # are rather a policy that is not the best (its own cost, evaluated).
     if stopped is False or not all(d <= e.tolerance for e, d in pairs):
@@ -358,14 +377,20 @@ def _weigh(
 
 
 def mistake_fit(
-    printed: Printed, expected: Expected, mistake: Variation, tolerance: float
+    printed: Printed,
+    expected: Expected,
+    mistake: Variation,
+    tolerance: float,
+    wrong: set[str] | None = None,
 ) -> tuple[float, float]:
     """How well ``mistake`` explains ``printed``: the share of the entries it matches (of
     those that depend on no reading), and the share of the entries wrong under the rules'
-    own answer that it matches. A mistake is named from about 0.9 of each (``FIT``)."""
+    own answer that it matches (``wrong``: their keys, where already known). A mistake is
+    named from about 0.9 of each (``FIT``)."""
     loose = expected.reading_dependent(tolerance)
-    marked = mark_entries(printed, expected.entries(tolerance))
-    wrong = {w.key for w in marked.wrong} - loose
+    if wrong is None:
+        wrong = {w.key for w in mark_entries(printed, expected.entries(tolerance)).wrong}
+    wrong = wrong - loose
     weighed = _weigh(printed, expected, mistake, loose, wrong, tolerance)
     return weighed.fit, weighed.explains
 
@@ -403,6 +428,7 @@ def diagnose(
     expected: Expected,
     tolerance: float,
     explain: Callable[[], Explanation | None] | None = None,
+    places_printed: int | None = None,
 ) -> Diagnosis:
     """Mark ``printed`` against the rules' answer, or the reading it follows, with readings
     taken square by square mixed in, and, if it is not all right, name the mistake it
@@ -454,7 +480,7 @@ def diagnose(
         stopped = None
         if explanation is not None and explanation.courses_checked:
             stopped = explanation.stopped_early
-        generic = _generic(printed, expected, entries, loose, stopped)
+        generic = _generic(printed, expected, entries, loose, stopped, places_printed)
         if generic is not None:
             name, sentence, hidden_sentence = generic
             names = (name,)

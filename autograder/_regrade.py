@@ -36,7 +36,7 @@ from ._reports import OUTPUTS, output_name, write_reports
 from ._results import SubmissionResult, TestResult
 from ._roster import Roster
 from ._texts import STDERR_HEADING, unreadable
-from ._verdict import grade_output
+from ._verdict import grade_output, same_everywhere
 
 __all__ = ["Regrade", "graded_course", "regrade_folder"]
 
@@ -193,6 +193,7 @@ def regrade_folder(
             noted, stderr = _run_lines(test.staff)
             tests.append(dataclasses.replace(again, seconds=test.seconds,
                                              staff=(*noted, *again.staff, *stderr)))  # fmt: skip
+        tests = same_everywhere(tests, printed, by_name)
         now = result
         if result.status == "graded":
             now = dataclasses.replace(result, tests=tuple(tests),

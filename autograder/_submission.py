@@ -39,7 +39,7 @@ from ._sandbox import Isolation, close_to_others, protected_paths
 from ._templates import program_name
 from ._texts import SHOWN_WRONG
 from ._tidy import Tidy
-from ._verdict import verdict
+from ._verdict import same_everywhere, verdict
 from ._warm_sandbox import WarmSandbox, warm_sandbox
 
 __all__ = [
@@ -406,6 +406,8 @@ def _graded(
                 results = list(pool.map(one, cases))
         else:
             results = [one(case) for case in cases]
+        outputs = {r.name: r.output for r in results}
+        results = same_everywhere(results, outputs, {c.name: c for c in cases})
         if ready.note:
             first = results[0]
             results[0] = dataclasses.replace(first, staff=(ready.note, *first.staff))

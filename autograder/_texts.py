@@ -220,6 +220,8 @@ GENERIC_MISTAKES = {
     "stopped-early": "stopped iterating before the values converged",
     "off-by-one": "every value off by exactly one turn",
     "too-few-decimals": "values printed with too few decimals",
+    "rounded-before-printing": "values rounded before they are printed",
+    "hard-coded": "the same output on every board",
 }
 
 HIDDEN_TOO = "graded on hidden boards (see the handout)."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from ._answer import Entry
 from ._answers import Judge, PolicyCost, PolicyJudge
 from ._assignments import CREDIT_BY_SQUARE, Assignment, Limits, PolicyGrading
 from ._cases import TestCase
-from ._diagnose import diagnose, goal_value
+from ._diagnose import diagnose, goal_value, printed_places
 from ._formats import Printed
 from ._parse import OutputError, parse_output
 from ._plain import printable
@@ -23,7 +23,7 @@ from ._run import Run
 from ._run_folder import FOLDER_FILES, FOLDER_MB
 from ._score import Wrong
 
-__all__ = ["drawn_entries", "grade_output", "printed_policy", "verdict"]
+__all__ = ["drawn_entries", "grade_output", "printed_policy", "same_everywhere", "verdict"]
 
 
 def _stderr_lines(run: Run, folder: Path | None = None) -> list[str]:
@@ -204,21 +204,28 @@ def verdict(
     expected = case.expected
     judge = policy if isinstance(policy, Judge) else None
     explain = None if judge is None else (lambda: judge.explain(case, printed))
-    found = diagnose(printed, expected, value_tolerance, explain)
+    found = diagnose(printed, expected, value_tolerance, explain, printed_places(text))
     marked = found.mark
     wrong = marked.wrong
     fraction, right = marked.fraction, marked.right
     cost = policy(case, printed_policy(printed)) if policy is not None else None
+    actions = sum(e.is_action for e in expected.entries(value_tolerance))
+    values = marked.total - actions
+    values_right = values - sum(w.truth is not None for w in wrong)
+    action_credit = (actions - sum(w.truth is None for w in wrong)) / actions if actions else 0.0
     if cost is not None and policy_grading.credit == "cost":
         # The actions earn together what the policy's cost earns; an action entry is
         # graded per square only where no exact cost is at hand (a student's check).
-        actions = sum(e.is_action for e in expected.entries(value_tolerance))
-        credit = 0.0 if cost.problem else policy_grading.credit_for(cost.gap)
+        action_credit = 0.0 if cost.problem else policy_grading.credit_for(cost.gap)
         wrong = tuple(w for w in wrong if w.truth is not None)
-        values_right = marked.total - actions - len(wrong)
-        fraction = (values_right + credit * actions) / marked.total if marked.total else 0.0
-        right = values_right + (actions if credit == 1.0 else 0)
+        right = values_right + (actions if action_credit == 1.0 else 0)
         marked = dataclasses.replace(marked, right=right, wrong=wrong)
+    if cost is not None and cost.cost is None and not cost.problem:
+        action_credit = 0.0  # a policy that can never finish the game is worth nothing
+    if actions and values:
+        # The values and the policy are worth half the board each (docs/rules.md, "Partial
+        # credit"), however many squares have an action to grade.
+        fraction = 0.5 * values_right / values + 0.5 * action_credit
     score = round(case.points * fraction, 4)
     status: TestStatus = (
         "passed" if right == marked.total else "partial" if fraction > 0 else "wrong"
@@ -276,3 +283,50 @@ def grade_output(
     return verdict(case, run, assignment.limits, assignment.value_tolerance, Path("."),
                    policy=policy, policy_grading=assignment.policy_grading,
                    shown=shown)  # fmt: skip
+
+
+# Said of a board where the program printed what it printed on other boards whose answers
+# differ: it does not solve the board it is given.
+HARD_CODED = "hard-coded"
+
+
+def same_everywhere(
+    results: Sequence[TestResult],
+    outputs: Mapping[str, str],
+    cases: Mapping[str, TestCase],
+) -> list[TestResult]:
+    """``results`` with each board not passed named "hard-coded" where the program printed
+    the very same output (``outputs``, by case name) on other boards whose answers differ
+    (``cases``, by name), unless one mistake explains it on every such board: a program
+    that ignores the traps prints one answer for every layout too, and is told so by name,
+    while one that solves the public board wherever it is run matches "traps ignored" on
+    one board and "circle ignored" on another. The line names no board and no count, so a
+    hidden board's feedback says it too."""
+    groups: dict[str, list[str]] = {}
+    for name, text in outputs.items():
+        if text.strip() and name in cases:
+            groups.setdefault(text.strip(), []).append(name)
+    named = {r.name: r.mistakes for r in results if r.status != "passed"}
+    same: set[str] = set()
+    for names in groups.values():
+        starts = {round(cases[n].expected.answer.start_value, 6) for n in names}
+        if len(names) < 2 or len(starts) < 2:
+            continue
+        # (a board left unexplained says nothing either way: a mistake can be too close
+        # to another to be named on one board)
+        explained = {named[n] for n in names if named.get(n)}
+        if len(explained) != 1:
+            same.update(names)
+    out = []
+    for result in results:
+        if result.name not in same or result.status == "passed" or HARD_CODED in result.mistakes:
+            out.append(result)
+            continue
+        line = (f"{_texts.GENERIC_MISTAKES[HARD_CODED]}: your program printed the very same "
+                "output on boards whose answers differ, so it does not work the answer out "
+                "from the board it is given: read the board from the file named on the "
+                "command line, and solve that one.")  # fmt: skip
+        # (what else it matches on this board is a coincidence of the one answer it prints)
+        out.append(dataclasses.replace(result, feedback=(*result.feedback, line),
+                                       mistakes=(HARD_CODED,)))  # fmt: skip
+    return out

@@ -126,11 +126,6 @@ def solved_variant(
     return answer, accepted_actions(problem, solution, answer)
 
 
-def changed_game(build: Callable[[Problem], Solvable | None]) -> Make:
-    """A variant that is a game of its own, built by ``build``."""
-    return lambda problem, solution, _expected: solved_variant(problem, build(problem), solution)
-
-
 # (the problem, the variant's solution or the board's own, its outcome) -> the outcome as a
 # program following the variant prints it
 Reprint = Callable[[Problem, Solution, Outcome], Outcome | None]
@@ -150,10 +145,13 @@ class Twist:
     board: Callable[[Any], Any] | None = None
     model: Callable[[Model], Model | None] | None = None
     reprint: Reprint | None = None
+    # A game of its own, built otherwise than by the rules module (parameters, rules knobs
+    # and board changes do not go with it)
+    build: Callable[[Problem], Solvable | None] | None = None
 
     @property
     def changes_game(self) -> bool:
-        return bool(self.params or self.changes or self.board or self.model)
+        return bool(self.params or self.changes or self.board or self.model or self.build)
 
     def __add__(self, other: Twist) -> Twist | None:
         """Both twists at once, or ``None`` where they change the same part."""
@@ -161,8 +159,11 @@ class Twist:
         theirs = {k for k, _ in other.params} | {k for k, _ in other.changes}
         if mine & theirs or any(
             getattr(self, part) is not None and getattr(other, part) is not None
-            for part in ("board", "model", "reprint")
+            for part in ("board", "model", "reprint", "build")
         ):
+            return None
+        built = self.build or other.build
+        if built is not None and (mine or theirs or self.board or other.board):
             return None
         return Twist(
             self.params + other.params,
@@ -170,10 +171,25 @@ class Twist:
             self.board or other.board,
             self.model or other.model,
             self.reprint or other.reprint,
+            built,
         )
 
-    def game(self, problem: Problem) -> Game | None:
+    def _with_model(self, game: Solvable) -> Solvable | None:
+        """``game`` with this twist's change of model."""
+        if self.model is None:
+            return game
+        if not dataclasses.is_dataclass(game):
+            return None  # (a game of another shape: its model cannot be swapped)
+        model = self.model(game.model)
+        if model is None:
+            return None
+        return cast(Solvable, dataclasses.replace(cast(Any, game), model=model))
+
+    def game(self, problem: Problem) -> Solvable | None:
         """The board's game with this twist's parameters, rules, board and model."""
+        if self.build is not None:
+            built = self.build(problem)
+            return None if built is None else self._with_model(built)
         params = problem.params
         if any(not hasattr(params, k) or getattr(params, k) == v for k, v in self.params):
             return None
@@ -189,16 +205,31 @@ class Twist:
                 game = rules.build(board, params)
         except (UsageError, TypeError):
             return None
-        if self.model is not None:
-            model = self.model(game.model)
-            if model is None:
-                return None
-            game = cast(Game, dataclasses.replace(cast(Any, game), model=model))
-        return cast(Game, game)
+        return self._with_model(game)
 
     def __call__(self, problem: Problem, solution: Solution, expected: Expected) -> Outcome | None:
+        return self.outcome(problem, solution, expected)
+
+    def outcome(
+        self,
+        problem: Problem,
+        solution: Solution,
+        expected: Expected,
+        built: dict[Twist, Solvable | None] | None = None,
+    ) -> Outcome | None:
+        """The variant's answer and accepted actions. ``built``: the games already built for
+        this board, by their twist without its model change, which a search through many
+        values of a discount builds once."""
         if self.changes_game:
-            game = self.game(problem)
+            if built is None:
+                game = self.game(problem)
+            else:
+                bare = dataclasses.replace(self, model=None, reprint=None)
+                if bare not in built:
+                    built[bare] = bare.game(problem)
+                game = built[bare]
+                if game is not None:
+                    game = self._with_model(game)
             if game is None:
                 return None
             try:
@@ -212,6 +243,11 @@ class Twist:
         if self.reprint is not None and outcome is not None:
             outcome = self.reprint(problem, own, outcome)
         return outcome
+
+
+def changed_game(build: Callable[[Problem], Solvable | None]) -> Twist:
+    """A variant that is a game of its own, built by ``build``."""
+    return Twist(build=build)
 
 
 def changed_params(**values: Any) -> Twist:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
-from autograder import Expected, Explanation, Printed, TestCase, Variation, mistake_fit
+from autograder import Expected, Explanation, Printed, TestCase, Variation, mark, mistake_fit
 
 from ._catalogue import COMMON_KNOBS, Knob, RuleVariant, Twist, in_place_trajectory
 from ._policy import solved_board
@@ -42,9 +41,10 @@ __all__ = ["explain", "where_it_starts"]
 
 # The shares a candidate must reach to be worth offering (the engine decides what is named).
 OFFERED = 0.9
-# Pairs and fits on top of a mistake are tried within about this many seconds per board:
-# most wrong programs are explained before; the rest must not hold a batch up.
-BUDGET = 0.5
+# Pairs and fits on top of a mistake are tried within this many solves of a changed game
+# per board (0.05 ms to 1 ms each): most wrong programs are explained before; the rest
+# must not hold a batch up.
+SOLVES = 3000
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,12 @@ class _Board:
         self.expected: Expected = case.expected
         self.tolerance = problem.assignment.value_tolerance
         loose = self.expected.reading_dependent(self.tolerance)
+        self.wrong = {w.key for w in mark(printed, self.expected, self.tolerance).wrong}
+        # The games built on this board, by twist without its model change (``Twist.outcome``)
+        self.built: dict[Twist, Any] = {}
+        # Solves left for two mistakes at once: a count, not a clock, so that one answer
+        # gets one explanation however busy the machine is.
+        self.solves_left = SOLVES
         self.values = [
             e
             for e in self.expected.entries(self.tolerance)
@@ -77,7 +83,9 @@ class _Board:
             return None
         answer, accepted = outcome
         variation = Variation(name, says, answer, accepted, reread)
-        fit, explains = mistake_fit(self.printed, self.expected, variation, self.tolerance)
+        fit, explains = mistake_fit(
+            self.printed, self.expected, variation, self.tolerance, self.wrong
+        )
         return _Offer(variation, fit, explains)
 
     def squared_error(self, outcome: Any) -> float:
@@ -100,7 +108,8 @@ class _Board:
 def _solved(board: _Board, twist: Twist | None) -> Any:
     if twist is None:
         return None
-    return twist(board.problem, board.solution, board.expected)
+    board.solves_left -= 1
+    return twist.outcome(board.problem, board.solution, board.expected, board.built)
 
 
 def _fit_continuous(board: _Board, knob: Knob, base: Twist | None = None) -> _Offer | None:
@@ -223,6 +232,48 @@ def _synchronous(board: _Board, sweeps: int) -> np.ndarray:
     return sign * values
 
 
+def _staged(board: _Board, sweeps: int) -> np.ndarray:
+    """The values of a model in stages (token-boosted's tables) filled one stage after the
+    other, fewest tokens first, each by ``sweeps`` sweeps from 0 from the last sweep's
+    values, as a handout's loop over the tables does."""
+    model = board.solution.model
+    depth = board.problem.game.steps_per_sweep
+    sign = -1.0 if model.maximize else 1.0
+    live = ~model.terminal
+    starts = model.pair_start[:-1][live]
+    cost = sign * model.pair_cost
+    values = np.where(model.terminal, sign * model.terminal_value, 0.0)
+    stage = np.asarray(model.stage)
+    for k in np.unique(stage):
+        mine = stage[live] == k
+        for _ in range(sweeps * depth):
+            q = cost + model.discount * (model.transitions @ values)
+            best = q if model.single_action else np.minimum.reduceat(q, starts)
+            values[np.flatnonzero(live)[mine]] = best[mine]
+    return sign * values
+
+
+def _staged_sweeps(board: _Board, start: float) -> int | None:
+    """The sweeps per stage after which the start value is ``start``, by bisection (more
+    sweeps never lower a value: each stage climbs from 0 towards its own)."""
+    model = board.solution.model
+    high = 4 * len(board.expected.sweeps) + 50
+
+    def at(sweeps: int) -> float:
+        return float(_staged(board, sweeps)[model.start])
+
+    low = 1
+    if at(low) > start + board.tolerance or at(high) < start - board.tolerance:
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if at(middle) < start - board.tolerance:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def _stopped(board: _Board) -> list[_Offer]:
     """Value iteration's values after the sweeps whose start value is the printed one, on
     each course the answer key followed: offered as a stopped iteration, to be weighed
@@ -232,6 +283,15 @@ def _stopped(board: _Board) -> list[_Offer]:
         return []
     offers = []
     game = board.problem.game
+    if board.solution.model.stage is not None and not board.solution.model.maximize:
+        sweeps = _staged_sweeps(board, start)
+        if sweeps is not None:
+            for k in (sweeps, sweeps + 1):
+                stopped = dataclasses.replace(board.solution, values=_staged(board, k))
+                outcome = (game.answer(stopped), board.expected.accepted)
+                offer = board.offer("stopped-early", f"{k} sweeps per table", outcome)
+                if offer is not None:
+                    offers.append(offer)
     for field, how, descending in _COURSES:
         course: tuple[float, ...] = getattr(board.expected, field)
         near = [k + 1 for k, v in enumerate(course) if abs(v - start) <= board.tolerance + 1e-9]
@@ -339,14 +399,14 @@ def _says(problem: Problem, variant: RuleVariant) -> str:
     return variant.says(problem) if callable(variant.says) else variant.says
 
 
-def _pairs(board: _Board, knobs: Sequence[Knob], deadline: float) -> list[_Offer]:
+def _pairs(board: _Board, knobs: Sequence[Knob]) -> list[_Offer]:
     """Two catalogued mistakes at once, then a knob fitted on top of one, until one of
-    them explains the answer or the time is up."""
+    them explains the answer or ``SOLVES`` are spent."""
     problem = board.problem
     twisted = [(v, v.make) for v in _twists(problem)]
     offers: list[_Offer] = []
     for (a, ta), (b, tb) in itertools.combinations(twisted, 2):
-        if time.monotonic() > deadline:
+        if board.solves_left <= 0:
             return offers
         assert isinstance(ta, Twist) and isinstance(tb, Twist)
         both = ta + tb
@@ -359,11 +419,27 @@ def _pairs(board: _Board, knobs: Sequence[Knob], deadline: float) -> list[_Offer
             offers.append(offer)
     if offers:
         return offers
-    for variant, twist in twisted:
-        if time.monotonic() > deadline:
+    # A knob's discrete values are mistakes of their own (5 aims), with another on top.
+    for knob in knobs:
+        for option in knob.options(problem) if knob.options is not None else ():
+            part = knob.twist(problem, option)
+            if part is not None:
+                said = knob.says(problem, option)
+                twisted.append((RuleVariant(knob.name, said, part, knob.reread), part))
+
+    # The mistakes that alone explain most of the errors are tried first; on top of them
+    # the knobs of one number (two, as aimed's any noise, would take the whole budget).
+    def alone(pair: tuple[RuleVariant, Any]) -> tuple[float, float]:
+        offer = board.offer("", "", _solved(board, pair[1]))
+        return (0.0, 0.0) if offer is None else (offer.explains, offer.fit)
+
+    twisted.sort(key=alone, reverse=True)
+    for variant, base in twisted:
+        if board.solves_left <= 0:
             return offers
-        assert isinstance(twist, Twist)
-        for offer in _fits(board, knobs, twist):
+        assert isinstance(base, Twist)
+        others = [k for k in knobs if k.name != variant.name and len(k.bounds) < 2]
+        for offer in _fits(board, others, base):
             if offer.offered:
                 v = offer.variation
                 said = f"{_says(problem, variant)}, and {v.says}"
@@ -387,7 +463,7 @@ def explain(name: str, case: TestCase, printed: Printed) -> Explanation:
         fit, explains = mistake_fit(printed, case.expected, m, board.tolerance)
         singles.append(_Offer(m, fit, explains))
     if not any(o.offered for o in singles):
-        offers += _pairs(board, knobs, time.monotonic() + BUDGET)
+        offers += _pairs(board, knobs)
     chosen = tuple(o.variation for o in offers if o.offered)
     where = "" if chosen else where_it_starts(board)
     courses = bool(case.expected.sweeps)

@@ -550,13 +550,13 @@ SPINNER_FROM_ZERO = RuleVariant(
 
 
 def _shifted(by: int) -> Callable[[JumpBoard], JumpBoard | None]:
-    """Every jump moved ``by`` squares along the board, both its ends (a goes-to table read
-    one place off): those that would leave the board are dropped."""
+    """Every jump started ``by`` squares along the board, its end as it is: a goes-to table
+    filled or read one place off (``goes_to[a - 1] = b``). Those that would start off the
+    board, or on their own end, are dropped."""
 
     def change(board: JumpBoard) -> JumpBoard | None:
         n = board.goal
-        jumps = tuple((a + by, b + by) for a, b in board.jumps
-                      if 0 < a + by < n and 0 < b + by <= n)  # fmt: skip
+        jumps = tuple((a + by, b) for a, b in board.jumps if 0 < a + by < n and a + by != b)
         try:
             return JumpBoard(n, jumps, board.name)
         except BoardError:
@@ -565,22 +565,51 @@ def _shifted(by: int) -> Callable[[JumpBoard], JumpBoard | None]:
     return change
 
 
-_TABLE = "the board: a chute or ladder from square a to b, as the board file gives it"
+_TABLE = "the board: a chute or ladder from square a to b starts on square a itself"
 JUMPS_SHIFTED = (
     RuleVariant(
         "jumps-shifted",
-        "every chute and ladder starts and ends one square later (the goes-to table is "
-        "read one place off)",
+        "every chute and ladder starts one square later (the goes-to table is one place off)",
         changed_board(_shifted(1)),
         reread=_TABLE,
     ),
     RuleVariant(
         "jumps-shifted-back",
-        "every chute and ladder starts and ends one square earlier (the goes-to table is "
-        "read one place off)",
+        "every chute and ladder starts one square earlier (the goes-to table is one place off)",
         changed_board(_shifted(-1)),
         reread=_TABLE,
     ),
+)
+
+
+def _rows_mirrored(problem: Problem, solution: Solution, answer: Answer) -> Answer | None:
+    """The board's rows of ten printed with their squares in the board's alternating order
+    but their values in rising order: on every row that runs right to left (11..20,
+    31..40, ...), square ``q`` shows the value of the square at the other end of its row."""
+    n = jump_board(problem).goal
+    if n < 20:
+        return None
+
+    def mirrored(values: tuple[float, ...]) -> tuple[float, ...]:
+        out = list(values)
+        for q in range(1, (n // 10) * 10 + 1):
+            row = (q - 1) // 10
+            if row % 2 == 1:
+                out[q] = values[20 * row + 11 - q]
+        return tuple(out)
+
+    values = answer.values
+    if answer.output == "token-values":
+        return dataclasses.replace(answer, values=tuple(mirrored(t) for t in values))
+    return dataclasses.replace(answer, values=mirrored(values))
+
+
+ROWS_MIRRORED = RuleVariant(
+    "rows-mirrored",
+    "every row of the board that runs right to left shows its values mirrored (the squares "
+    "numbered as on the board, the values in rising order)",
+    changed_answer(_rows_mirrored),
+    reread="the output: each square's own value beside its number, row by row as on the board",
 )
 
 
@@ -612,6 +641,7 @@ SPINNER_MISTAKES = (
     SPINNER_ONE_SHORT,
     SPINNER_FROM_ZERO,
     *JUMPS_SHIFTED,
+    ROWS_MIRRORED,
 )
 
 

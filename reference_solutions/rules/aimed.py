@@ -22,12 +22,15 @@ from .._catalogue import (
 )
 from .._params import Overshoot, choice, integer, number, overshoot, param, probabilities
 from ._jumps import (
+    CHUTES_IGNORED,
     JUMP_EXTRA_TURN,
     JUMP_READINGS,
     JUMPS_IGNORED,
     JUMPS_SHIFTED,
+    LADDERS_IGNORED,
     OVERSHOOT_BOUNCES,
     OVERSHOOT_WINS,
+    ROWS_MIRRORED,
     RULES_AS_WRITTEN,
     JumpGame,
     RuleChanges,
@@ -89,6 +92,8 @@ MISTAKES = (
     OVERSHOOT_WINS,
     OVERSHOOT_BOUNCES,
     JUMPS_IGNORED,
+    CHUTES_IGNORED,
+    LADDERS_IGNORED,
     JUMP_EXTRA_TURN,
     RuleVariant(
         "noise-ignored",
@@ -104,6 +109,7 @@ MISTAKES = (
         "in a list",
     ),
     *JUMPS_SHIFTED,
+    ROWS_MIRRORED,
     WORST_ACTIONS,
     *COMMON_MISTAKES,
 )

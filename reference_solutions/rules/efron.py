@@ -11,10 +11,13 @@ from .._analysis import AnalysisRules, Strategy, always, squares_text, uniform
 from .._catalogue import COMMON_MISTAKES, WORST_ACTIONS, Knob, RuleVariant, Twist, changed_params
 from .._params import Overshoot, dice_set, overshoot, param
 from ._jumps import (
+    CHUTES_IGNORED,
     JUMP_EXTRA_TURN,
     JUMP_READINGS,
     JUMPS_IGNORED,
     JUMPS_SHIFTED,
+    LADDERS_IGNORED,
+    ROWS_MIRRORED,
     RULES_AS_WRITTEN,
     JumpGame,
     RuleChanges,
@@ -66,6 +69,8 @@ MISTAKES = (
         reread="efron's overshoot rule: reaching or passing the goal wins",
     ),
     JUMPS_IGNORED,
+    CHUTES_IGNORED,
+    LADDERS_IGNORED,
     JUMP_EXTRA_TURN,
     RuleVariant(
         "zero-face-skipped",
@@ -74,6 +79,7 @@ MISTAKES = (
         reread="the dice: Black's two 0 faces leave the piece where it is, and the turn is spent",
     ),
     *JUMPS_SHIFTED,
+    ROWS_MIRRORED,
     WORST_ACTIONS,
     *COMMON_MISTAKES,
 )

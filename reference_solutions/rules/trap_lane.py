@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, Expected, TrapLayout
+from autograder import TRAP_KINDS, TRAP_LANE_SQUARES, Answer, BoardError, Expected, TrapLayout
 
 from .._analysis import AnalysisRules, BoardLayout, Strategy, always, uniform
 from .._catalogue import (
@@ -23,6 +23,7 @@ from .._catalogue import (
     Make,
     RuleVariant,
     actions_from_zero,
+    changed_board,
     changed_game,
     changed_params,
     changed_rules,
@@ -85,7 +86,8 @@ class TrapChanges:
     ``penalty_by_number``: a penalty subtracts 3 from the square's number, lane or not.
     ``prison_turns``: turns a prison costs besides the move. ``normal_triggers``: the
     chance a trap goes off after the normal die, if not the edition's; ``risky_triggers``
-    the same after the risky die.
+    the same after the risky die. ``penalty_steps``: the squares a penalty sends the
+    piece back.
     """
 
     junction: bool = True
@@ -94,6 +96,7 @@ class TrapChanges:
     prison_turns: int = 1
     normal_triggers: float | None = None
     risky_triggers: float | None = None
+    penalty_steps: int = 3
 
 
 RULES_AS_WRITTEN = TrapChanges()
@@ -135,9 +138,14 @@ def walks(
 
 
 def penalty(square: int, changes: TrapChanges = RULES_AS_WRITTEN) -> int:
+    steps = changes.penalty_steps
     if changes.penalty_by_number:
-        return max(1, square - 3)
-    return _PENALTY_FAST.get(square, max(1, square - 3))
+        return max(1, square - steps)
+    if steps == 3:
+        return _PENALTY_FAST.get(square, max(1, square - 3))
+    # Back along the lane walked: the fast lane's squares lead back through 3.
+    path = [1, 2, 3, *FAST_LANE] if square in FAST_LANE else list(range(1, square + 1))
+    return path[max(0, path.index(square) - steps)]
 
 
 # What the special trap (code 4) does in mystery editions: one of these, equally likely.
@@ -287,6 +295,25 @@ def _normal(chance: float) -> Make:
 
 _TRAPS = "the traps: a trap goes off on the square where a move ends"
 READINGS = (RuleVariant("circle-other-overshoot", _says_circle, changed_game(_circle_reading)),)
+
+
+def _traps_shifted(layout: TrapLayout) -> TrapLayout | None:
+    """Each square's trap read from the next square's place in the layout (``layout[s]``
+    for square ``s``, whose trap is ``layout[s - 1]``)."""
+    traps = layout.layout
+    try:
+        return TrapLayout((*traps[1:], 0))
+    except BoardError:
+        return None
+
+
+TRAPS_SHIFTED = RuleVariant(
+    "traps-shifted",
+    "each square has the trap of the square after it (the layout read one place off)",
+    changed_board(_traps_shifted),
+    reread="the board: layout[i] is the trap on square i + 1",
+)
+
 MISTAKES = (
     RuleVariant(
         "junction-ignored",
@@ -338,6 +365,7 @@ MISTAKES = (
         reread="the dice: print each die's code (1 security, 2 normal, 3 risky), not its "
         "place in a list",
     ),
+    TRAPS_SHIFTED,
     WORST_ACTIONS,
     *COMMON_MISTAKES,
 )
@@ -373,6 +401,13 @@ KNOBS = (
         lambda _p, turns: changed_rules(prison_turns=turns),
         "the prison trap: it costs one turn besides the move",
         options=lambda _p: [2, 3],
+    ),
+    Knob(
+        "penalty-steps",
+        lambda _p, steps: f"a penalty sends the piece back {steps} squares",
+        lambda _p, steps: changed_rules(penalty_steps=steps),
+        "the penalty trap: back three squares along the lane walked",
+        options=lambda _p: [1, 2, 4, 5],
     ),
 )
 
