@@ -8,6 +8,7 @@ grades against precomputed cases and needs no answer source at all.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,17 +61,62 @@ PolicyJudge = Callable[[TestCase, Mapping[int, str]], PolicyCost | None]
 class Judge:
     """The grading side's judgement of a printed answer on ``assignment``'s boards: called
     as a :data:`PolicyJudge`, the exact cost of a printed policy; :meth:`explain`, the
-    candidate explanations of a wrong answer (where the answer source offers them)."""
+    candidate explanations of a wrong answer (where the answer source offers them).
 
-    def __init__(self, answers: AnswerSource, assignment: Assignment) -> None:
+    One submission's boards are judged by one judge of their own (:meth:`for_submission`),
+    which keeps the answer source's notes from board to board (what explained an earlier
+    board is tried first on the next) and asks for explanations in the order of the
+    cases, whichever board's run ends first: the same program gets the same feedback
+    however many boards run at once."""
+
+    def __init__(
+        self, answers: AnswerSource, assignment: Assignment, order: Sequence[str] = ()
+    ) -> None:
         self.answers, self.assignment = answers, assignment
+        self.notes: dict[str, Any] = {}
+        self._order = list(order)
+        self._settled: set[str] = set()
+        self._turn = threading.Condition()
+        self._explained: list[tuple[Any, Any]] = []
+
+    def for_submission(self, order: Sequence[str] = ()) -> Judge:
+        """A judge for one submission whose boards are the cases named in ``order``, in
+        that order; each must be :meth:`settle`-d once judged."""
+        return Judge(self.answers, self.assignment, order)
 
     def __call__(self, case: TestCase, actions: Mapping[int, str]) -> PolicyCost | None:
         return self.answers.policy_cost(self.assignment, case, actions)
 
     def explain(self, case: TestCase, printed: Printed) -> Explanation | None:
         explain = getattr(self.answers, "explain", None)
-        return None if explain is None else explain(self.assignment, case, printed)
+        if explain is None:
+            return None
+        if case.name in self._order:
+            earlier = set(self._order[: self._order.index(case.name)])
+            with self._turn:
+                # (every earlier board was started before this one, so none waits on it;
+                # the bound only keeps a grader bug from holding a batch)
+                self._turn.wait_for(lambda: earlier <= self._settled, timeout=_TURN_WAIT)
+        # The very numbers an earlier board was explained for, on a board whose answer
+        # differs: the program does not read its board (``same_everywhere`` says so), and
+        # no change of the rules explains that.
+        seen = (printed.numbers, printed.actions)
+        if any(seen == numbers and answer != case.expected.answer
+               for numbers, answer in self._explained):  # fmt: skip
+            return None
+        self._explained.append((seen, case.expected.answer))
+        return explain(self.assignment, case, printed, self.notes)
+
+    def settle(self, name: str) -> None:
+        """Case ``name`` is judged (or will not be): later boards may be explained."""
+        with self._turn:
+            self._settled.add(name)
+            self._turn.notify_all()
+
+
+# How long a board's explanation waits for the earlier boards' (seconds): far beyond any
+# board's run and judgement.
+_TURN_WAIT = 3600.0
 
 
 @dataclass(frozen=True)

@@ -463,9 +463,14 @@ def diagnose(
     wrong = {w.key for w in best.wrong} - loose
     candidates: list[Variation] = list(expected.mistakes)
     explanation = None
-    # A catalogued mistake that matches every entry cannot be bettered: nothing is asked.
-    if explain is not None and not any(
-        _weigh(printed, expected, m, loose, wrong, tolerance).fit >= 1.0 for m in candidates
+    # A catalogued mistake that matches every entry cannot be bettered, nor can values
+    # off by one turn or rounded, which the output alone shows: nothing is asked.
+    if (
+        explain is not None
+        and not any(
+            _weigh(printed, expected, m, loose, wrong, tolerance).fit >= 1.0 for m in candidates
+        )
+        and _generic(printed, expected, entries, loose, False, places_printed) is None
     ):
         explanation = explain()
         if explanation is not None:

@@ -178,6 +178,8 @@ def regrade_folder(
         by_name = {case.name: case for case in own}
         printed = _printed(out, result.student)
         tests: list[TestResult] = []
+        # (one judge per submission, as when it was graded: its boards in order)
+        mine = judge.for_submission() if judge is not None else None
         for test in result.tests:
             case = by_name.get(test.name)
             if test.status not in _MARKED or case is None or test.name in moved:
@@ -187,7 +189,7 @@ def regrade_folder(
                 kept += 1
                 tests.append(test)
                 continue
-            again = grade_output(case, printed[test.name], assignment, policy=judge)
+            again = grade_output(case, printed[test.name], assignment, policy=mine)
             # What the run was (its time, its notes, its standard error) stays as it was;
             # the old marking's lines go, the new marking's come.
             noted, stderr = _run_lines(test.staff)

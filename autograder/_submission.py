@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import _kinds  # noqa: F401  every kind of program, registered
-from ._answers import PolicyJudge
+from ._answers import Judge, PolicyJudge
 from ._archives import ArchiveError, Caps, is_archive, unpacked
 from ._assignments import Assignment, Limits
 from ._cases import TestCase
@@ -385,21 +385,28 @@ def _graded(
         max_score = sum(c.points for c in cases)
         timeouts = 0
         lock = threading.Lock()
+        # (a judge of this submission's own, which asks for explanations board by board)
+        judge = policy.for_submission([c.name for c in cases]) if isinstance(policy, Judge) \
+            else policy  # fmt: skip
 
         def one(case: TestCase) -> TestResult:
             nonlocal timeouts
-            with lock:
-                given_up = timeouts >= TIMEOUTS_BEFORE_GIVING_UP
-            if given_up:
-                why = f"not run: the program ran out of time on {timeouts} boards already"
-                return TestResult(case.name, case.title, 0.0, case.points, case.visible, "not-run",
-                                  feedback=(why,))  # fmt: skip
-            result = run_case(program, submission, case, assignment, limits, quote_output,
-                              isolation, hidden=hidden, policy=policy, shown=shown,
-                              warm=warm, tidy=tidy)  # fmt: skip
-            with lock:
-                timeouts += result.status == "timeout"
-            return result
+            try:
+                with lock:
+                    given_up = timeouts >= TIMEOUTS_BEFORE_GIVING_UP
+                if given_up:
+                    why = f"not run: the program ran out of time on {timeouts} boards already"
+                    return TestResult(case.name, case.title, 0.0, case.points, case.visible,
+                                      "not-run", feedback=(why,))  # fmt: skip
+                result = run_case(program, submission, case, assignment, limits, quote_output,
+                                  isolation, hidden=hidden, policy=judge, shown=shown,
+                                  warm=warm, tidy=tidy)  # fmt: skip
+                with lock:
+                    timeouts += result.status == "timeout"
+                return result
+            finally:
+                if isinstance(judge, Judge):
+                    judge.settle(case.name)
 
         if workers > 1:
             with ThreadPoolExecutor(workers) as pool:

@@ -25,9 +25,11 @@ def examples(name: str, into: Path) -> Examples:
     filled = into / "filled_in_starter.py"
     filled.write_text(reference_program(name), encoding="utf-8")
     made.append(filled)
-    correct = [p for p in made if p.name.startswith(("correct_", "filled_in")) or p.is_dir()]
+    # (named by what they do: wrong_* and the one that crashes lose marks, endless never
+    # ends, and every other one is right, a folder or the trap lane's bare module among them)
     endless = [p for p in made if p.stem == "endless"]
-    wrong = [p for p in made if p not in correct and p not in endless]
+    wrong = [p for p in made if p.stem.startswith("wrong_") or p.stem == "crashes"]
+    correct = [p for p in made if p not in wrong and p not in endless]
     return Examples(tuple(correct), tuple(wrong), tuple(endless))
 
 

@@ -90,22 +90,37 @@ def accepted_actions(
         return None
     model = solution.model
     tolerance = problem.assignment.policy_tolerance
+    n = len(answer.actions)
+    # (worked out for all pairs at once: a diagnosis asks this of thousands of changed
+    # games, and a loop over the squares' pairs was most of its time)
+    starts = model.pair_start[: n + 1]
+    end = int(starts[-1])
+    counts = np.diff(starts)
+    q = np.asarray(solution.q_values[:end], dtype=float)
+    best = np.zeros(n)
+    moving = counts > 0
+    if moving.any():
+        reduce = np.maximum if model.maximize else np.minimum
+        best[moving] = reduce.reduceat(q, starts[:-1][moving])
+    close = np.abs(q - np.repeat(best, counts)) <= tolerance + 1e-12
+    names = model.action_names
+    # Each square's accepted actions as one number, a bit per action (few distinct sets;
+    # Python's integers where a game has more actions than a machine word has bits)
+    kind = np.int64 if len(names) < 63 else object
+    one = np.ones(end, dtype=kind)
+    bits = np.where(close, np.left_shift(one, model.action_of_pair[:end].astype(kind)), 0)
+    masks = np.zeros(n, dtype=kind)
+    if moving.any():
+        masks[moving] = np.bitwise_or.reduceat(bits.astype(kind), starts[:-1][moving])
+    made: dict[int, frozenset[str]] = {}
     accepted = []
-    for state in range(len(answer.actions)):
+    for state, mask in enumerate(masks.tolist()):
         if model.terminal[state]:
             accepted.append(frozenset({"-"}))
             continue
-        pairs = model.pairs_of(state)
-        q = solution.q_values[pairs]
-        best = q.max() if model.maximize else q.min()
-        names = model.action_names
-        accepted.append(
-            frozenset(
-                names[model.action_of_pair[p]]
-                for p, value in zip(pairs, q, strict=True)
-                if abs(value - best) <= tolerance + 1e-12
-            )
-        )
+        if mask not in made:
+            made[mask] = frozenset(names[c] for c in range(len(names)) if mask >> c & 1)
+        accepted.append(made[mask])
     return tuple(accepted)
 
 

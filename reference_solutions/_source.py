@@ -51,7 +51,14 @@ class ReferenceAnswers:
     ) -> PolicyCost | None:
         return policy_cost(assignment.name, case, actions)
 
-    def explain(self, assignment: Assignment, case: TestCase, printed: Printed) -> Explanation:
+    def explain(
+        self,
+        assignment: Assignment,
+        case: TestCase,
+        printed: Printed,
+        notes: dict[str, Any] | None = None,
+    ) -> Explanation:
         """What can explain ``printed``, a wrong answer on ``case``'s board: fitted
-        parameters, two mistakes at once, a stopped iteration checked entry by entry."""
-        return explain(assignment.name, case, printed)
+        parameters, two mistakes at once, a stopped iteration checked entry by entry.
+        ``notes``: what the submission's earlier boards found (``Judge.for_submission``)."""
+        return explain(assignment.name, case, printed, notes)

@@ -61,8 +61,11 @@ def jump_values(
     tokens: int = 0,
     noise=(0.25, 0.5, 0.25),
     dice=None,
+    discount: float = 1.0,
 ) -> list[list[float]]:
-    """``V[layer][square]`` for squares 0..goal (layers: token counts, else just one)."""
+    """``V[layer][square]`` for squares 0..goal (layers: token counts, else just one).
+    ``discount``: each later turn counted with this weight (a program's mistake; the rules
+    count every turn as 1)."""
     table = goes_to(goal, jumps)
     nxt = {
         (i, m): land(goal, table, overshoot, i, m) for i in range(goal) for m in range(0, faces + 3)
@@ -86,14 +89,14 @@ def jump_values(
 
         def update(k: int, i: int) -> float:
             row = V[0]
-            return 1 + sum(row[j] for j in ends[i]) / faces
+            return 1 + discount * sum(row[j] for j in ends[i]) / faces
 
     elif game == "boosted":
         pairs = [[(nxt[i, s], nxt[i, s + 1]) for s in spins] for i in squares]
 
         def update(k: int, i: int) -> float:
             row = V[0]
-            return 1 + sum(min(row[a], row[b]) for a, b in pairs[i]) / faces
+            return 1 + discount * sum(min(row[a], row[b]) for a, b in pairs[i]) / faces
 
     elif game == "token-boosted":
         pairs = [[(nxt[i, s], nxt[i, s + 1]) for s in spins] for i in squares]
@@ -105,7 +108,7 @@ def jump_values(
                 if k:
                     best = min(best, V[k - 1][boost])
                 total += best
-            return 1 + total / faces
+            return 1 + discount * total / faces
 
     elif game == "aimed":
         aims = [
@@ -115,7 +118,7 @@ def jump_values(
 
         def update(k: int, i: int) -> float:
             row = V[0]
-            return min(1 + sum(p * row[j] for p, j in aim) for aim in aims[i])
+            return min(1 + discount * sum(p * row[j] for p, j in aim) for aim in aims[i])
 
     elif game == "efron":
         # The dice that can move the piece at all from each square.
@@ -126,7 +129,7 @@ def jump_values(
 
         def update(k: int, i: int) -> float:
             row = V[0]
-            return min(1 + sum(row[j] for j in f) / len(f) for f in options[i])
+            return min(1 + discount * sum(row[j] for j in f) / len(f) for f in options[i])
 
     else:
         raise ValueError(game)

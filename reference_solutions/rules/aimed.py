@@ -140,6 +140,11 @@ def _discount_twist(problem: Problem, by: float) -> Twist | None:
     return changed_params(discount=by)
 
 
+# What a changed game of this assignment costs to build and solve, against its size
+# alone (reference_solutions/_explain.py, SOLVE_SIZE; measured on the benchmark machine):
+# six aims, each with three outcomes, rebuilt for every noise tried.
+EXPLAIN_COST = 3.0
+
 KNOBS = (
     Knob("noise", _noise_says, _noise_twist, _NOISE, bounds=((0.0, 0.5),)),
     Knob("noise", _noise_says, _noise_twist, _NOISE, bounds=((0.0, 1.0), (0.0, 1.0))),

@@ -120,6 +120,11 @@ def _face_twist(problem: Problem, face: Face) -> Twist | None:
     return changed_params(dice=dice)
 
 
+# What a changed game of this assignment costs to build and solve, against its size
+# alone (reference_solutions/_explain.py, SOLVE_SIZE; measured on the benchmark machine):
+# four dice of six faces on every square, rebuilt for every face tried.
+EXPLAIN_COST = 3.2
+
 KNOBS = (
     Knob("die-face", _face_says, _face_twist, "the dice: each die's six faces, as listed",
          options=_mistyped),

@@ -133,6 +133,12 @@ MISTAKES = (
     ),
     *COMMON_MISTAKES,
 )
+
+# What a changed game of this assignment costs to build and solve, against its size
+# alone (reference_solutions/_explain.py, SOLVE_SIZE; measured on the benchmark machine):
+# a table per token count, rebuilt whole for every change.
+EXPLAIN_COST = 2.4
+
 KNOBS = SPINNER_KNOBS
 # Never boost, boost whenever a token is left (rules._jumps.boost_strategies).
 ANALYSIS = BOOST_ANALYSIS
