@@ -11,6 +11,7 @@ earns nothing of its half.
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from autograder import (
     render,
 )
 from reference_solutions import ReferenceAnswers
+from tests import independent
 from tests.test_diagnosis_set import generate
 
 ANSWERS = ReferenceAnswers()
@@ -139,3 +141,31 @@ def test_a_policy_that_never_finishes_earns_at_most_the_values_half():
     result = grade_output(case, text, assignment, policy=policy_judge(ANSWERS, assignment))
     assert result.score == pytest.approx(case.points / 2)
     assert any("never reaches the goal" in line for line in result.feedback)
+
+
+def test_where_the_error_starts_is_a_wrong_square_whose_moves_all_lead_to_right_ones():
+    # A student's own board with one ladder, left out (no catalogued mistake: other
+    # ladders would be kept); the values from the independent implementation on the board
+    # without it. Every square that can reach the ladder's foot is wrong; the one nearest
+    # the goal is where the error starts.
+    assignment = load_assignment("classic")
+    goal, jumps = 30, [(3, 20), (10, 27), (25, 12)]
+    case = ANSWERS.own_board_case(assignment, {"goal": goal, "jumps": [list(j) for j in jumps]})
+    overshoot = "stay"
+    right = independent.jump_values("classic", goal, jumps, overshoot=overshoot)[0]
+    slip = independent.jump_values("classic", goal, jumps[1:], overshoot=overshoot)[0]
+    answer = case.expected.answer
+    assert right[0] == pytest.approx(answer.start_value)  # the same rules as the key's
+    text = render(dataclasses.replace(answer, start_value=slip[0], values=tuple(slip)))
+    result = grade_output(case, text, assignment, policy=policy_judge(ANSWERS, assignment))
+    assert result.mistakes == ()
+    lines = [f for f in result.feedback if f.startswith("where the error starts:")]
+    assert len(lines) == 1, result.feedback
+    found = re.search(r"square (\d+) is wrong", lines[0])
+    assert found is not None
+    square = int(found.group(1))
+    assert abs(slip[square] - right[square]) > 0.01
+    table = independent.goes_to(goal, jumps)
+    for move in range(1, 7):
+        lands = independent.land(goal, table, overshoot, square, move)
+        assert lands == goal or abs(slip[lands] - right[lands]) <= 0.01, (square, lands)
