@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from autograder import TestCase
+    from autograder import SubmissionResult, TestCase
 
 
 def fill_in(starter: str, reference: str) -> str:
@@ -90,3 +90,24 @@ def gradescope_zip(name: str, out: Path, **options: Any) -> Path:
     from autograder.cli.gradescope import grading_package
 
     return build_gradescope(name, out, packages=[grading_package()], **options)
+
+
+def graded_without_running(name: str, student: str, mistake: str | None = None) -> SubmissionResult:
+    """A submission of assignment ``name`` printing the right answer everywhere, or the
+    answer of the named ``mistake`` on every board that knows it; graded without running
+    anything."""
+    from autograder import SubmissionResult, load_assignment, output_format
+    from autograder._verdict import grade_output
+
+    assignment = load_assignment(name)
+    tests = []
+    for case in answer_cases(name):
+        answer = case.expected.answer
+        for variation in case.expected.mistakes:
+            if variation.name == mistake:
+                answer = variation.answer
+        text = output_format(answer.output).render(answer)
+        tests.append(grade_output(case, text, assignment))
+    score = sum(t.score for t in tests)
+    total = sum(t.max_score for t in tests)
+    return SubmissionResult(student, student, name, score, total, "graded", tuple(tests))
