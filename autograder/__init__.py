@@ -8,7 +8,14 @@ below are its public API; ``reference_solutions`` uses nothing else, and the com
 (``autograder.cli``) is where the two meet.
 """
 
-from ._analysis_page import AnalysisPage, BoardMap, SquareRow, StrategyRow, analysis_html
+from ._analysis_page import (
+    AnalysisPage,
+    BoardMap,
+    PairMap,
+    SquareRow,
+    StrategyRow,
+    analysis_html,
+)
 from ._answer import Answer, Entry, Objective
 from ._answers import (
     AnswerSource,
@@ -132,6 +139,7 @@ __all__ = [
     "Objective",
     "OutputError",
     "OutputFormat",
+    "PairMap",
     "PolicyCost",
     "PolicyGrading",
     "PolicyJudge",

@@ -16,7 +16,16 @@ from typing import Any
 from ._assignments import Assignment
 from ._boards._picture import BoardPicture
 from ._html import board_picture, drawn_keys, legend_swatch, legend_words
-from ._svg import ACTION_FILLS, Bar, Paint, bars_svg, board_svg, scale_fill, templates
+from ._svg import (
+    ACTION_FILLS,
+    Bar,
+    Paint,
+    bars_svg,
+    board_svg,
+    pairs_svg,
+    scale_fill,
+    templates,
+)
 
 __all__ = ["AnalysisPage", "BoardMap", "SquareRow", "StrategyRow", "analysis_html", "length_bars"]
 
@@ -31,6 +40,17 @@ class BoardMap:
     caption: str
     values: Mapping[int, float] = field(default_factory=dict)
     labels: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PairMap:
+    """Values over pairs of squares (two pieces' chance to win): ``table[row][column]``, the
+    rows' squares being what ``rows`` says, the columns' what ``columns`` says."""
+
+    caption: str
+    table: Sequence[Sequence[float]]
+    rows: str
+    columns: str
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,7 @@ class AnalysisPage:
     strategies: Sequence[StrategyRow]
     unit: str
     confidence: str
+    pair_maps: Sequence[PairMap] = ()
 
 
 def length_bars(lengths: Sequence[int], bins: int = LENGTH_BINS) -> list[Bar]:
@@ -109,6 +130,7 @@ def length_bars(lengths: Sequence[int], bins: int = LENGTH_BINS) -> list[Bar]:
 
 # A value map's colours: the lowest value on the map to the highest, in between by share.
 _VALUE_LOW, _VALUE_HIGH = "#f4f8fc", "#6f9fd8"
+_PAIRS_HIGH = "#1f4e89"  # (a chance runs over 0..1: the full scale, darker at the top)
 _NEVER_FILL = "#d9d9d9"
 _GOAL_FILL = "#e8e2f4"
 
@@ -212,6 +234,20 @@ def analysis_html(page: AnalysisPage, assignment: Assignment) -> str:
                             ident=f"policy-{k}", caption=policy_map.caption)  # fmt: skip
             legend = _policy_legend(picture, policy_map.labels, goal)
             maps.append({"caption": policy_map.caption, "svg": svg, "legend": legend})
+    for pair_map in page.pair_maps:
+        cells = [[(scale_fill(v, _VALUE_LOW, _PAIRS_HIGH), f"{a}, {b}: {v:.4f}")
+                  for b, v in enumerate(row)] for a, row in enumerate(pair_map.table)]  # fmt: skip
+        svg = pairs_svg(cells, caption=pair_map.caption, rows=pair_map.rows,
+                        columns=pair_map.columns)  # fmt: skip
+        colours = [legend_swatch(scale_fill(share, _VALUE_LOW, _PAIRS_HIGH), f"{share:.2f}")
+                   for share in (0.0, 0.25, 0.5, 0.75, 1.0)]  # fmt: skip
+        legend = [
+            {"label": "A cell", "parts": [legend_words(
+                f"a pair of squares: {pair_map.rows} down the side, {pair_map.columns} "
+                "across the top; its value on hover")]},
+            {"label": f"Colour: {page.unit}, from 0 (white) to 1 (dark)", "parts": colours},
+        ]  # fmt: skip
+        maps.append({"caption": pair_map.caption, "svg": svg, "legend": legend})
     squares = [
         {"square": row.square, "computed": _number(row.computed), "mean": _number(row.mean),
          "interval": f"[{row.low:.4f}, {row.high:.4f}]", "difference": f"{row.difference:+.4f}",

@@ -45,8 +45,8 @@ CHECK_SUPPORT = (
     "_answer.py", "_cases.py", "_diagnose.py", "_errors.py", "_parse.py", "_registry.py",
     "_score.py",
     "_texts.py",
-    "_formats/__init__.py", "_formats/_grid.py", "_formats/_reading.py",
-    "_formats/_registry.py", "_formats/_trap_lane.py",
+    # every print format, as the package finds them (each registers itself)
+    *sorted(f"_formats/{p.name}" for p in (HERE / "_formats").glob("*.py")),
 )  # fmt: skip
 
 

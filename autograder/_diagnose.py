@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ._answer import Entry
 from ._cases import Expected, Variation
-from ._formats import Printed
+from ._formats import OutputFormat, Printed, output_format
 from ._score import Mark, Wrong, mark_entries
 from ._texts import GENERIC_MISTAKES
 
@@ -272,32 +272,27 @@ def _generic(
     return "stopped-early", counted + advice, sentence + advice
 
 
-def _tables(mark: Mark, entries: Sequence[Entry], counted: bool = True) -> str:
-    """Which token tables are right and which are wrong (keys ``square@tokens``), or
+def _tables(mark: Mark, entries: Sequence[Entry], fmt: OutputFormat, counted: bool = True) -> str:
+    """Which tables are right and which are wrong (as the format groups its entries), or
     ``""`` for an answer of one table; ``counted``: with the wrong squares of each."""
-    tables = {e.key.partition("@")[2] for e in entries if "@" in e.key}
+    tables = {t for e in entries if (t := fmt.table_of(e.key)) is not None}
     if not tables:
         return ""
     bad: dict[str, int] = {}
     for w in mark.wrong:
-        if "@" in w.key:
-            tokens = w.key.partition("@")[2]
-            bad[tokens] = bad.get(tokens, 0) + 1
+        table = fmt.table_of(w.key)
+        if table is not None:
+            bad[table] = bad.get(table, 0) + 1
     order = sorted(tables, key=lambda t: -int(t) if t.isdigit() else 0)
     right = [t for t in order if t not in bad]
     parts = []
     if right:
-        parts.append("right with " + _tokens(", ".join(right)))
+        parts.append("right with " + fmt.table_words(", ".join(right)))
     if bad:
-        shown = [_tokens(t) + (f" ({_squares(bad[t])})" if counted else "")
+        shown = [fmt.table_words(t) + (f" ({_squares(bad[t])})" if counted else "")
                  for t in order if t in bad]  # fmt: skip
         parts.append("wrong with " + ", ".join(shown))
     return "; ".join(parts)
-
-
-def _tokens(counts: str) -> str:
-    """``counts`` (one token count, or several joined) with the word that agrees."""
-    return f"{counts} token" + ("" if counts == "1" else "s")
 
 
 def _squares(count: int) -> str:
@@ -494,8 +489,9 @@ def diagnose(
         elif explanation is not None and explanation.where:
             # (where the error starts names squares of the board: a visible board's line)
             lines.append(explanation.where)
-    tables = _tables(best, entries)
+    fmt = output_format(expected.answer.output)
+    tables = _tables(best, entries, fmt)
     if tables:
         lines.append(f"tables: {tables}.")
-        hidden.append(f"tables: {_tables(best, entries, counted=False)}.")
+        hidden.append(f"tables: {_tables(best, entries, fmt, counted=False)}.")
     return Diagnosis(best, reading, names, tuple(lines), tuple(hidden), keys)

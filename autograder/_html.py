@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import statistics
 import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import _formats
 from ._assignments import Assignment
 from ._boards import board_family
 from ._boards._picture import BoardPicture
@@ -41,6 +41,7 @@ from ._svg import (
     Paint,
     bars_svg,
     board_svg,
+    pairs_svg,
     shared_drawings,
     templates,
 )
@@ -110,18 +111,13 @@ _ARROW_WORDS = {
     "circle": "the way round: past the goal, on to square 1",
 }
 INDEX = "index.html"
-_KEY = re.compile(r"(\d+)(?:@(\d+))?(?::(\w+))?")
 
 
 def entry_place(key: str) -> tuple[int, int | None, bool] | None:
-    """Where entry ``key`` is drawn: ``(square, table, is an action)``; ``table`` is the
-    tokens left (``"12@2"``), ``None`` for a board with one table. ``None`` for the start
-    entry, which is drawn on the start square when no entry of its own is there."""
-    match = _KEY.fullmatch(key)
-    if match is None:
-        return None
-    tokens = match.group(2)
-    return int(match.group(1)), None if tokens is None else int(tokens), bool(match.group(3))
+    """Where entry ``key`` is drawn: ``(square, table, is an action)``, as the print format
+    that made the key says (``None`` for the start entry, which is drawn on the start square
+    when no entry of its own is there, and for entries of no square)."""
+    return _formats.entry_place(key)
 
 
 def _places(value: float | None, tolerance: float) -> str:
@@ -321,14 +317,48 @@ def _shows_actions(entries: Mapping[str, Any]) -> bool:
 def _table_caption(table: int | None) -> str:
     if table is None:
         return "each square coloured by how far the value printed is from the right one"
-    return f"with {table} token{'s' if table != 1 else ''} left"
+    return _formats.table_caption(table)
+
+
+def _pair_cells(entries: Mapping[str, Sequence[Any]]) -> list[list[tuple[str, str]]]:
+    """Entries of pairs of squares (a game of two pieces) as a map's cells, each painted by
+    its error as a square would be; ``[]`` where the answer has none."""
+    placed = {pair: record for key, record in entries.items()
+              if (pair := _formats.entry_pair(key)) is not None}  # fmt: skip
+    if not placed:
+        return []
+    n = 1 + max(max(pair) for pair in placed)
+    cells = [[(_PLAIN_FILL, f"{a}, {b}: no entry") for b in range(n)] for a in range(n)]
+    for (a, b), record in placed.items():
+        paint = _value_paint(a, record)
+        cells[a][b] = (paint.fill, paint.title.replace(f"square {a}:", f"{a}, {b}:", 1))
+    return cells
+
+
+def _pair_legend() -> list[dict[str, Any]]:
+    """The legend of a map of pairs: what a cell is, and the error scale's colours."""
+    return [
+        {"label": "A cell", "parts": [legend_words(
+            "a pair of squares: the player to move on the square down the side, the other "
+            "player on the square across the top; hover over it for the value printed and "
+            "the right one")]},
+        {"label": "Colour: how far the value printed is from the right one",
+         "parts": [legend_swatch(fill, words, tone) for tone, fill, words in ERROR_TONES]},
+    ]  # fmt: skip
 
 
 def _visible_board(test: TestResult, assignment: Assignment, ident: str) -> dict[str, Any]:
     pictures = []
     legend: list[dict[str, Any]] = []
     note = ""
-    if test.board and test.entries:
+    pairs = _pair_cells(test.entries)
+    if pairs:
+        caption = "each pair of squares coloured by how far the value printed is from the right one"
+        svg = pairs_svg(pairs, caption=caption, rows="the square of the player to move",
+                        columns="the other player's square")  # fmt: skip
+        pictures.append({"svg": svg, "caption": caption})
+        legend = _pair_legend()
+    elif test.board and test.entries:
         picture, note = board_picture(assignment, test.board)
         if picture is not None:
             start = picture.places[0].square
@@ -529,8 +559,21 @@ def heat_legend(
     """The legend of a class heat map (``counts``: students who got each square wrong):
     what a square shows, the map's scale (the counts of students each band holds, from the
     fewest to the most on this map), the goal, the arrows and the letters."""
-    low, high = heat_range(counts.values())
     reading = "its number (top left) and the share of the students who got it wrong (middle)."
+    label, colours = _heat_colours(counts, read)
+    colours.append(legend_swatch(_GOAL_FILL, "the goal", "goal"))
+    if _ungraded(picture, counts):
+        colours.append(legend_swatch(HEAT_UNGRADED, "nothing graded on this square", "plain"))
+    rows = [
+        {"label": "On a square", "parts": [legend_words(reading)]},
+        {"label": label, "parts": colours},
+    ]
+    return rows + drawn_keys(picture)
+
+
+def _heat_colours(counts: Mapping[Any, int], read: int) -> tuple[str, list[dict[str, str]]]:
+    """A class heat map's scale: what its colours say, and a swatch for each."""
+    low, high = heat_range(counts.values())
     colours = [legend_swatch(HEAT_NOBODY, "no student", "heat-0")]
     if high == 0:
         label = "Colour: no student got any square of this map wrong"
@@ -550,14 +593,34 @@ def heat_legend(
                 colours.append(
                     legend_swatch(fill, _students(held[0], held[-1], read), f"heat-{band}")
                 )
-    colours.append(legend_swatch(_GOAL_FILL, "the goal", "goal"))
-    if _ungraded(picture, counts):
-        colours.append(legend_swatch(HEAT_UNGRADED, "nothing graded on this square", "plain"))
-    rows = [
-        {"label": "On a square", "parts": [legend_words(reading)]},
+    return label, colours
+
+
+def _pair_heat(wrong: Mapping[str, int], keys: Sequence[str], read: int) -> dict[str, Any] | None:
+    """The class heat map of an answer over pairs of squares (two pieces): each pair coloured by
+    the band of the students who got it wrong; ``None`` where the answer has no pairs."""
+    placed = {pair: key for key in keys if (pair := _formats.entry_pair(key)) is not None}
+    if not placed:
+        return None
+    counts = {pair: wrong.get(key, 0) for pair, key in placed.items()}
+    low, high = heat_range(counts.values())
+    n = 1 + max(max(pair) for pair in placed)
+    cells = [[(_PLAIN_FILL, f"{a}, {b}: nothing graded") for b in range(n)] for a in range(n)]
+    for (a, b), count in counts.items():
+        band = heat_band(count, low, high)
+        fill = HEAT_NOBODY if band == 0 else HEAT_FILLS[band - 1]
+        cells[a][b] = (fill, f"{a}, {b}: {count} of {read} students got it wrong")
+    caption = "values: how many students got each pair of squares wrong"
+    mover, other = "the square of the player to move", "the other player's square"
+    label, colours = _heat_colours(counts, read)
+    legend = [
+        {"label": "A cell", "parts": [legend_words(
+            f"a pair of squares: {mover} down the side, {other} across the top; hover over "
+            "it for the count")]},
         {"label": label, "parts": colours},
-    ]
-    return rows + drawn_keys(picture)
+    ]  # fmt: skip
+    svg = pairs_svg(cells, caption=caption, rows=mover, columns=other)
+    return {"caption": caption, "legend": legend, "svg": svg}
 
 
 def _ungraded(picture: BoardPicture, counts: Mapping[int, int]) -> list[int]:
@@ -640,12 +703,14 @@ def batch_html(
                     "every board."
                 ),
             )
-        if picture is not None:
+        pair_map = None if other else _pair_heat(wrong, list(first.entries), read)
+        if pair_map is not None:
+            heat_maps.append(pair_map)
+        elif picture is not None:
             start = picture.places[0].square
             values, actions = _heat_counts(wrong, list(first.entries), start)
             maps = [
-                ("values" if table is None else
-                 f"values with {table} token{'' if table == 1 else 's'} left", "value",
+                ("values" if table is None else f"values {_formats.table_caption(table)}", "value",
                  values[table])
                 for table in sorted(values, key=lambda t: -1 if t is None else -t)
             ]  # fmt: skip

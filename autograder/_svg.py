@@ -230,6 +230,38 @@ def bars_svg(
     return Markup(text)
 
 
+def pairs_svg(
+    cells: Sequence[Sequence[tuple[str, str]]],
+    *,
+    caption: str,
+    rows: str,
+    columns: str,
+    size: int = 520,
+) -> str:
+    """A map of pairs of squares: ``cells[row][column]`` is the ``(fill, title)`` of a pair
+    (its colour, and what hovering over it says); ``rows`` and ``columns`` say what the
+    squares down and across are."""
+    n = len(cells)
+    cell = max(1, size // max(n, 1))  # (whole pixels: no seams between the cells)
+    left, top = 40, 32
+    side = cell * n
+    drawn = [
+        {"x": left + b * cell, "y": top + a * cell, "fill": fill, "title": title}
+        for a, row in enumerate(cells)
+        for b, (fill, title) in enumerate(row)
+    ]
+    every = 10 if n > 20 else 1
+    ticks = [
+        {"x": _n(left + (k + 0.5) * cell), "y": _n(top + (k + 0.5) * cell + 3), "label": k}
+        for k in range(0, n, every)
+    ]
+    text = templates().get_template("pairs.svg.j2").render(
+        cells=drawn, ticks=ticks, cell=cell, left=left, top=top, side=side, caption=caption,
+        rows=rows, columns=columns, width=_n(left + side + 8), height=_n(top + side + 8),
+    )  # fmt: skip
+    return Markup(text)
+
+
 def scale_fill(share: float, low: str = "#f4f8fc", high: str = "#1f4e89") -> str:
     """A colour ``share`` (0..1) of the way from ``low`` to ``high``."""
     share = min(1.0, max(0.0, share))

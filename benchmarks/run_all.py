@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 SIDE_BY_SIDE = ("bench_compare.py", "bench_scale.py", "bench_throughput.py", "bench_class.py")
 OLDER = ("bench_solve.py", "bench_grade.py", "bench_catalogue.py", "bench_reports.py",
          "bench_variants.py", "bench_notebook.py", "bench_java.py",
-         "bench_remove_tree.py", "bench_diagnosis_time.py")  # fmt: skip
+         "bench_remove_tree.py", "bench_diagnosis_time.py", "bench_race.py")  # fmt: skip
 
 
 def main() -> int:

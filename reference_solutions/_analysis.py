@@ -37,6 +37,7 @@ __all__ = [
     "Analysis",
     "AnalysisRules",
     "BoardLayout",
+    "Measure",
     "SquareCheck",
     "Strategy",
     "StrategyResult",
@@ -105,6 +106,27 @@ class BoardLayout:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """What a value of the game measures, in words: ``what`` ("expected turns"), which way
+    is ``better`` ("lower"), the ``unit`` a game's length is counted in, and what one value
+    counts (``value``: "turns", for a page's legends) and a value named in full
+    (``phrase``: "expected turns")."""
+
+    what: str
+    better: str
+    unit: str
+    value: str
+    phrase: str
+
+
+TURNS = Measure("expected turns to the goal", "lower", "turns", "turns", "expected turns")
+DISCOUNTED = Measure(
+    "expected discounted reward to the goal", "higher", "moves", "discounted reward",
+    "expected discounted reward",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
 class AnalysisRules:
     """What an assignment's rules module tells the analysis (its ``ANALYSIS``).
 
@@ -115,12 +137,17 @@ class AnalysisRules:
     ``board(problem)``: for the problem on the assignment's public board, another board to
     analyse when none is given, as ``(words naming it, board data)``, or ``None`` to keep
     the public one (a board on which the strategies would not differ shows nothing).
+    ``measure``: what the values measure, where it is not turns or a discounted reward.
+    ``pairs(problem, solution)``: a game of two pieces' value over every pair of squares,
+    as ``(caption, table)``, ``table[row][column]``.
     """
 
     layout: Callable[[Problem], BoardLayout]
     actions: Callable[[Problem, np.ndarray], tuple[dict[int, str], ...]]
     strategies: Callable[[Problem, Solution], Sequence[Strategy]]
     board: Callable[[Problem], tuple[str, Mapping[str, Any]] | None] | None = None
+    measure: Measure | None = None
+    pairs: Callable[[Problem, Solution], tuple[str, np.ndarray]] | None = None
 
 
 # --- building strategies --------------------------------------------------------------------
@@ -227,7 +254,8 @@ def policy_values(model: Model, policy: np.ndarray) -> np.ndarray:
     else:
         hopeless = ~terminal & ~can_reach(model, policy, terminal)
         doomed = can_reach(model, policy, hopeless) & ~terminal
-        values[doomed] = -np.inf if model.maximize else np.inf
+        worst = model.sign * np.full(model.n_states, np.inf)  # (never reached: the worst)
+        values[doomed] = worst[doomed]
         live = ~terminal & ~doomed
     if live.any():
         values[live] = _solve_on(chain, live, rhs, model.discount)
@@ -249,13 +277,12 @@ def goal_probability(model: Model, policy: np.ndarray) -> np.ndarray:
 def _best_given(model: Model, policy: np.ndarray, free: np.ndarray) -> np.ndarray:
     """``policy`` with every ``free`` state taking its best action given the rest (policy
     iteration over those states alone: a handful of squares a printed policy leaves open)."""
-    sign = -1.0 if model.maximize else 1.0
     policy = policy.copy()
     if not free.any():
         return policy
     for _ in range(100):
         values = policy_values(model, policy)
-        q = sign * (model.pair_cost + model.discount * (model.transitions @ values))
+        q = model.signed_pairs(model.pair_cost + model.discount * (model.transitions @ values))
         best = pick(model, np.nan_to_num(-q, nan=-np.inf))
         now = q[np.maximum(policy, 0)]
         # Better by more than rounding; anything finite is better than a cost without bound.
@@ -458,6 +485,9 @@ class Analysis:
     seed: int
     maximize: bool
     choice: bool
+    measure: Measure = TURNS
+    # ``(caption, table)`` of values over pairs of squares (two pieces), where the game has them.
+    pair_map: tuple[str, np.ndarray] | None = None
 
     def square_values(self, values: np.ndarray) -> tuple[dict[int, float], ...]:
         """Any per-state values (a strategy's) as a map of the board like ``value_map``."""
@@ -604,6 +634,8 @@ def analyze(
         seed=seed,
         maximize=model.maximize,
         choice=choice,
+        measure=rules.measure or (DISCOUNTED if model.maximize else TURNS),
+        pair_map=None if rules.pairs is None else rules.pairs(problem, solution),
     )
 
 
@@ -717,13 +749,10 @@ def analysis_text(analysis: Analysis) -> str:
     """The analysis as the terminal report of ``autograder analyze``."""
     problem = analysis.problem
     name = problem.assignment.name
-    what = "expected discounted reward" if analysis.maximize else "expected turns"
-    better = "higher" if analysis.maximize else "lower"
-    unit = "moves" if analysis.maximize else "turns"
+    what, better, unit = analysis.measure.what, analysis.measure.better, analysis.measure.unit
     lines = [
         f"{name} on {problem.board_words}",
-        f"{what} to the goal ({better} is better); {analysis.games} games per simulation, "
-        f"seed {analysis.seed}",
+        f"{what} ({better} is better); {analysis.games} games per simulation, seed {analysis.seed}",
         "",
         "1. The optimal solution: value and action on every square",
         "",

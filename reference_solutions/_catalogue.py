@@ -96,12 +96,11 @@ def accepted_actions(
     starts = model.pair_start[: n + 1]
     end = int(starts[-1])
     counts = np.diff(starts)
-    q = np.asarray(solution.q_values[:end], dtype=float)
+    q = model.signed_pairs(np.asarray(solution.q_values[:end], dtype=float))
     best = np.zeros(n)
     moving = counts > 0
     if moving.any():
-        reduce = np.maximum if model.maximize else np.minimum
-        best[moving] = reduce.reduceat(q, starts[:-1][moving])
+        best[moving] = np.minimum.reduceat(q, starts[:-1][moving])
     close = np.abs(q - np.repeat(best, counts)) <= tolerance + 1e-12
     names = model.action_names
     # Each square's accepted actions as one number, a bit per action (few distinct sets;
@@ -325,8 +324,8 @@ def _worst(problem: Problem, solution: Solution, outcome: Outcome) -> Outcome | 
         if len(pairs) < 2:
             worst.append(frozenset({answer.actions[state]}))
             continue
-        q = solution.q_values[pairs]
-        bad = q.min() if model.maximize else q.max()
+        q = model.sign_of(state) * solution.q_values[pairs]
+        bad = q.max()
         tolerance = problem.assignment.policy_tolerance
         worst.append(frozenset(names[model.action_of_pair[p]] for p, v in zip(pairs, q, strict=True)
                                if abs(v - bad) <= tolerance + 1e-12))  # fmt: skip
@@ -524,14 +523,16 @@ def sweep_trajectory(
     where it does not get there within ``limit`` sweeps and ``SWEEP_READS`` outcomes (a
     course cut short would say the values settle where they do not)."""
     model = solution.model
-    if model.maximize and model.discount >= 1.0:
+    # (a sweep from 0 approaches a maximised undiscounted value from below, without the
+    # course a student's loop shows; a game's sweeps are its own)
+    if (model.maximize and model.discount >= 1.0) or model.mixed:
         return ()
     depth = game.steps_per_sweep
     limit = min(limit, SWEEP_READS // max(1, model.transitions.nnz * depth))
-    sign = -1.0 if model.maximize else 1.0
+    sign = model.sign_of(model.start)  # (one sign: see above)
     live = ~model.terminal
     starts = model.pair_start[:-1][live]
-    cost = sign * model.pair_cost
+    cost = model.pair_sign * model.pair_cost
     values = np.where(model.terminal, sign * model.terminal_value, 0.0)
     target = solution.start_value
     out: list[float] = []
@@ -582,12 +583,12 @@ def in_place_trajectory(
     transitions = model.transitions
     if model.stage is not None or not sweeps or transitions.nnz * sweeps > IN_PLACE_READS:
         return ()
-    if model.maximize and model.discount >= 1.0:
+    if (model.maximize and model.discount >= 1.0) or model.mixed:
         return ()
-    sign = -1.0 if model.maximize else 1.0
     indptr, nexts = transitions.indptr.tolist(), transitions.indices.tolist()
     probs = (model.discount * transitions.data).tolist()
-    costs = (sign * model.pair_cost).tolist()
+    sign = model.sign_of(model.start)  # (one sign: a game's sweeps are not simulated)
+    costs = (model.pair_sign * model.pair_cost).tolist()
     first = model.pair_start.tolist()
     terminal = model.terminal.tolist()
     squares = game.squares_in_order(descending).tolist()

@@ -52,13 +52,16 @@ from ._params import params_to_json
 from ._policy import solved_board
 from ._problem import Problem, make_problem, solution_json
 from ._programs import examples_dir, programs_dir, reference_handout, reference_program
+from ._protocol import rules_problems
 from ._simulate import simulate
 from ._solver import Solution, policy_iteration, value_iteration
 from ._source import ReferenceAnswers
 
 __all__ = ["CHECKS", "Conformance", "ConformanceError", "ConformanceReport", "check_assignment"]
 
-GRADING_TIMEOUT = 3.0  # seconds per board for the examples; a correct program needs 0.1 s
+# Seconds per board for the examples, at least; an assignment's own limit where it is longer
+# (a correct program needs 0.1 s; plain loops over pairs of squares, a few seconds).
+GRADING_TIMEOUT = 3.0
 # The example that never ends is graded in a batch of its own, beside the others' and at
 # this limit per board: any limit shows that it is stopped and scores 0 as a timeout, while
 # at GRADING_TIMEOUT it held every batch up by two whole limits. The others keep
@@ -137,7 +140,7 @@ class Conformance:
                 answers=self.answers,
                 workers=2,
                 cases=cases,
-                limits=limits.with_timeout(GRADING_TIMEOUT),
+                limits=limits.with_timeout(max(GRADING_TIMEOUT, limits.timeout)),
             )
             results = [*batch.results, *(endless.result().results if endless else ())]
         return Graded({r.student: r for r in sorted(results, key=lambda r: r.student)}, cases,
@@ -199,11 +202,14 @@ def check_assignment(
 
 
 def _configuration(c: Conformance) -> None:
-    """The assignment's board family is known, its rules print a known format for boards
+    """The assignment's board family is known, its rules module provides what a rules
+    module must (``_protocol.RULES_REQUIRED``), its rules print a known format for boards
     of that family, and every edge board of its plan is one that family makes."""
     a = c.assignment
     family = board_family(a.family)
     problem, solution = c.solved
+    lacking = rules_problems(problem.rules, problem.game)
+    _expect(not lacking, f"the rules module {a.rules!r}: {'; '.join(lacking)}")
     answer = problem.game.answer(solution)
     fmt = output_format(answer.output)
     _expect(
@@ -254,7 +260,8 @@ def _answer_reads_back(c: Conformance) -> None:
     answer = problem.game.answer(solution)
     text = render(answer)
     first = text.splitlines()[0]
-    _expect(first.endswith(f": {solution.start_value:.2f}"), f"the first line is {first!r}")
+    places = output_format(answer.output).start_places
+    _expect(first.endswith(f": {solution.start_value:.{places}f}"), f"the first line is {first!r}")
     key = answer_key(c.name, hidden=False)[0].expected
     printed = parse_output(text, key)
     _expect(not printed.warnings, f"the reference output draws warnings: {printed.warnings}")
@@ -278,10 +285,10 @@ def _optimal_actions(c: Conformance) -> None:
     policy only picks such actions."""
     problem, solution = c.solved
     model = problem.game.model
-    sign = -1.0 if model.maximize else 1.0
+    signed = model.pair_sign * solution.q_values  # (minimised by whoever chooses there)
     best = np.full(model.n_states, np.inf)
-    np.minimum.at(best, model.state_of_pair, sign * solution.q_values)
-    gap = sign * solution.q_values - best[model.state_of_pair]
+    np.minimum.at(best, model.state_of_pair, signed)
+    gap = signed - best[model.state_of_pair]
     scale = np.maximum(1, np.abs(best[model.state_of_pair][solution.optimal]))
     _expect(np.all(gap[solution.optimal] <= 1e-9 * scale), "an 'optimal' action is not")
     _expect(
@@ -368,14 +375,11 @@ def _boards(c: Conformance) -> None:
     for case in cases:
         answer = case.expected.answer
         _expect("-0.00" not in render(answer), f"{case.name} prints -0.00")
-        if c.assignment.family == "jump":
-            layers = answer.values if isinstance(answer.values[0], tuple) else (answer.values,)
-            for layer in layers:
-                goal = layer[-1]
-                _expect(
-                    math.copysign(1.0, goal) > 0 and abs(goal) in (0.0, 100.0),
-                    f"{case.name}: the goal's value is {goal!r}",
-                )
+        for goal in output_format(answer.output).goal_values(answer):
+            _expect(
+                math.copysign(1.0, goal) > 0 and abs(goal) in (0.0, 100.0),
+                f"{case.name}: the goal's value is {goal!r}",
+            )
 
 
 def _handout(c: Conformance) -> None:

@@ -102,7 +102,7 @@ TRIANGLE_FROM = 64
 def fits(model: Model) -> bool:
     """Whether :class:`DenseModel` may be the quicker way to solve ``model`` (a larger model
     only if :meth:`DenseModel.of` takes it)."""
-    if model.n_pairs == 0:
+    if model.n_pairs == 0 or model.controller is not None:  # (a game: see _solver)
         return False
     n = model.n_states
     return n <= max(MAX_STATES, MID_STATES) or (model.has_sure_moves and n <= FOLD_MAX_STATES)

@@ -322,10 +322,10 @@ def _synchronous(board: _Board, sweeps: int) -> np.ndarray:
     """The values after ``sweeps`` sweeps of value iteration from 0, each from the last."""
     model = board.solution.model
     depth = board.problem.game.steps_per_sweep
-    sign = -1.0 if model.maximize else 1.0
+    sign = model.sign
     live = ~model.terminal
     starts = model.pair_start[:-1][live]
-    cost = sign * model.pair_cost
+    cost = model.pair_sign * model.pair_cost
     values = np.where(model.terminal, sign * model.terminal_value, 0.0)
     for _ in range(sweeps * depth):
         q = cost + model.discount * (model.transitions @ values)
@@ -339,7 +339,7 @@ def _stage_rows(board: _Board) -> list[tuple[np.ndarray, Any, np.ndarray, np.nda
     one stage reads its own rows only. Kept on the board: a search takes many sweeps."""
     if board.stage_rows is None:
         model = board.solution.model
-        sign = -1.0 if model.maximize else 1.0
+        sign = model.pair_sign
         stage = np.asarray(model.stage)
         rows = []
         for k in np.unique(stage[~model.terminal]):
@@ -349,7 +349,8 @@ def _stage_rows(board: _Board) -> list[tuple[np.ndarray, Any, np.ndarray, np.nda
                 [np.arange(model.pair_start[s], model.pair_start[s + 1]) for s in states]
             )
             starts = np.concatenate(([0], np.cumsum(widths)[:-1]))
-            rows.append((states, model.transitions[pairs], sign * model.pair_cost[pairs], starts))
+            cost = (sign if isinstance(sign, float) else sign[pairs]) * model.pair_cost[pairs]
+            rows.append((states, model.transitions[pairs], cost, starts))
         board.stage_rows = rows
     return board.stage_rows
 
@@ -360,7 +361,7 @@ def _staged(board: _Board, sweeps: int) -> np.ndarray:
     values, as a handout's loop over the tables does."""
     model = board.solution.model
     depth = board.problem.game.steps_per_sweep
-    sign = -1.0 if model.maximize else 1.0
+    sign = model.sign
     values = np.where(model.terminal, sign * model.terminal_value, 0.0)
     for states, transitions, cost, starts in _stage_rows(board):
         for _ in range(sweeps * depth):
@@ -431,9 +432,7 @@ def _stopped(board: _Board) -> list[_Offer]:
                                     descending=descending, keep=(sweeps,), kept=kept)  # fmt: skip
                 if sweeps not in kept:
                     continue
-                model = board.solution.model
-                sign = -1.0 if model.maximize else 1.0
-                values = sign * np.array(kept[sweeps])
+                values = board.solution.model.sign * np.array(kept[sweeps])
             stopped = dataclasses.replace(board.solution, values=values)
             answer = game.answer(stopped)
             says = (f"your values are value iteration's after {sweeps} sweep"
@@ -476,9 +475,9 @@ def where_it_starts(board: _Board) -> str:
     if not wrong:
         return ""
     goal_values = {s: float(model.terminal_value[s]) for s in np.flatnonzero(model.terminal)}
-    sign = -1.0 if model.maximize else 1.0
+    signed = model.sign * solution.values  # (lowest first: the nearest the goal)
     shown_states = set(right) | set(wrong)
-    for state in sorted(wrong, key=lambda s: sign * solution.values[s]):
+    for state in sorted(wrong, key=lambda s: signed[s]):
         nexts = sorted(
             {t for p in model.pairs_of(state) for t in _outcomes(model, int(p), shown_states)}
         )

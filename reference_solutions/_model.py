@@ -40,6 +40,13 @@ class Model:
     label: Callable[[int], str]
     discount: float = 1.0
     maximize: bool = False
+    # Optional, for a game of several players: ``controller[s]`` is the player who chooses
+    # on state ``s`` and ``maximizes[k]`` whether player ``k`` maximises the value (the
+    # value is the same number for every player: a zero-sum game, say the first player's
+    # chance to win). Without it one player chooses everywhere, maximising when
+    # ``maximize``.
+    controller: np.ndarray | None = None
+    maximizes: tuple[bool, ...] = ()
     # Optional: ``stage[s]`` orders the states so that no move leads to a later stage (the
     # tokens left, which only ever fall). A policy's values are then found one stage at a
     # time, earliest first, the earlier stages' values known.
@@ -48,6 +55,43 @@ class Model:
     @property
     def n_pairs(self) -> int:
         return int(self.pair_start[-1])
+
+    @property
+    def mixed(self) -> bool:
+        """Whether some states are minimised and others maximised (a game of two players
+        with opposite aims)."""
+        return self.controller is not None and len(set(self.maximizes)) > 1
+
+    @cached_property
+    def sign(self) -> float | np.ndarray:
+        """How the solvers turn the value of a state into one to minimise: ``-1`` where it
+        is maximised, ``1`` where minimised. One number when every state is chosen the same
+        way, else one per state."""
+        if not self.mixed:
+            one = self.maximizes[0] if self.controller is not None else self.maximize
+            return -1.0 if one else 1.0
+        assert self.controller is not None
+        signs = np.where(np.asarray(self.maximizes, dtype=bool), -1.0, 1.0)
+        return signs[self.controller]
+
+    @cached_property
+    def pair_sign(self) -> float | np.ndarray:
+        """:attr:`sign` of each pair's state."""
+        sign = self.sign
+        return sign if isinstance(sign, float) else sign[self.state_of_pair]
+
+    def sign_of(self, state: int) -> float:
+        """:attr:`sign` of one state."""
+        sign = self.sign
+        return sign if isinstance(sign, float) else float(sign[state])
+
+    def signed_pairs(self, q: np.ndarray) -> np.ndarray:
+        """``q``, a number per pair (of the first ``len(q)`` pairs), signed for minimising:
+        what every choice among a state's pairs compares."""
+        sign = self.pair_sign
+        if isinstance(sign, float):
+            return -q if sign < 0 else q
+        return q * sign[: q.size]
 
     @cached_property
     def terminal(self) -> np.ndarray:
@@ -121,6 +165,8 @@ def build_model(
     discount: float = 1.0,
     maximize: bool = False,
     stage: np.ndarray | None = None,
+    controller: np.ndarray | None = None,
+    maximizes: tuple[bool, ...] = (),
 ) -> Model:
     """Assemble a :class:`Model` from flat arrays of pairs and outcomes.
 
@@ -128,6 +174,8 @@ def build_model(
     the same state at the same cost are merged (the first keeps its place); outcomes with
     probability 0 are dropped. A uniform ``outcome_cost`` may be given as one number.
     ``stage`` (see :class:`Model`) is checked: no outcome may lead to a later stage.
+    ``controller`` and ``maximizes`` (see :class:`Model`) make it a game of several players;
+    ``maximize`` then says whether the value is one the first player maximises.
     """
     pair_state = _indices(pair_state)
     pair_action = _indices(pair_action)
@@ -204,7 +252,17 @@ def build_model(
     values = np.zeros(n_states) if terminal_value is None else np.asarray(terminal_value, float)
     terminal = pairs_per_state == 0
     values = np.where(terminal, values, 0.0)
-    if not maximize and np.any(cost < -_PROBABILITY_SLACK):
+    if controller is not None:
+        controller = np.asarray(controller, dtype=np.int8)
+        if controller.shape != (n_states,):
+            raise ValueError(f"controller must name a player for each of the {n_states} states")
+        if controller.size and not 0 <= controller.min() <= controller.max() < len(maximizes):
+            raise ValueError("controller names a player that maximizes does not list")
+        if len(set(maximizes)) > 1 and len(maximizes) != 2:
+            raise ValueError("a game of opposite aims is played by two players")
+        if len(set(maximizes)) > 1 and np.any(cost != 0.0):
+            raise ValueError("a game whose players want opposite things has no costs")
+    if not maximize and controller is None and np.any(cost < -_PROBABILITY_SLACK):
         raise ValueError("a cost-minimising model needs non-negative costs")
     if not 0.0 < discount <= 1.0:
         raise ValueError("discount must be in (0, 1]")
@@ -237,6 +295,8 @@ def build_model(
         discount=float(discount),
         maximize=maximize,
         stage=stage,
+        controller=controller,
+        maximizes=tuple(maximizes),
     )
 
 

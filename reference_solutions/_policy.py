@@ -98,12 +98,11 @@ def policy_cost(name: str, case: TestCase, actions: Mapping[int, str]) -> Policy
 def _free_choices(model: Model, pairs: np.ndarray, free: np.ndarray) -> np.ndarray:
     """The values of ``pairs`` once every ``free`` state takes its best action given the
     rest (policy iteration over those states alone; they are a handful)."""
-    sign = -1.0 if model.maximize else 1.0
     for _ in range(100):
         values = evaluate_policy(model, pairs)
         if not free.any():
             return values
-        q = sign * q_values(model, values)
+        q = model.signed_pairs(q_values(model, values))
         changed = False
         for state in np.flatnonzero(free):
             options = model.pairs_of(int(state))

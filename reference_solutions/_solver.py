@@ -1,8 +1,10 @@
 """One generic solver for every assignment's model.
 
 Internally everything is a minimisation: a maximising model is solved as the minimisation of
-its negated values. Both solvers first check that the goal can be reached from every state,
-so a hopeless board is reported instead of iterated forever.
+its negated values, each state by the sign the model gives it (:attr:`Model.sign`). Both
+solvers first check that the goal can be reached from every state, so a hopeless board is
+reported instead of iterated forever. A game of two players with opposite aims (a model
+with a controller per state) is solved by strategy iteration (:func:`_game_iteration`).
 """
 
 from __future__ import annotations
@@ -122,7 +124,10 @@ class Solution:
 
 
 def _sign(model: Model) -> float:
-    return -1.0 if model.maximize else 1.0
+    """The one sign of a model chosen one way everywhere; a game's values are solved for
+    unsigned (a linear solve needs none, and its choices are signed per pair)."""
+    sign = model.sign
+    return sign if isinstance(sign, float) else 1.0
 
 
 def _state_graph(model: Model, pairs: np.ndarray | None = None) -> sp.csr_array:
@@ -376,8 +381,12 @@ def _signed_q(model: Model, values: np.ndarray) -> np.ndarray:
     if model.discount != 1.0:
         q *= model.discount
     q += model.pair_cost
-    if model.maximize:
-        np.negative(q, out=q)
+    sign = model.pair_sign
+    if isinstance(sign, float):
+        if sign < 0:
+            np.negative(q, out=q)
+    else:
+        q *= sign
     return q
 
 
@@ -449,15 +458,15 @@ def _finish(
     method: str,
     tie_tolerance: float,
 ) -> Solution:
-    sign = _sign(model)
+    sign = model.sign
     # A linear solve can leave -4e-16 on a terminal state, which prints as "-0.00".
     values = np.where(model.terminal, model.terminal_value, values)
     q = q_values(model, values)
-    q_min = q if sign > 0 else -q
+    q_min = model.signed_pairs(q)
     best, optimal, policy = _choices(model, q_min, tie_tolerance)
     del q_min
     live = ~model.terminal
-    residual = float(np.max(np.abs(best[live] - sign * values[live]), initial=0.0))
+    residual = float(np.max(np.abs(best[live] - (sign * values)[live]), initial=0.0))
     return Solution(
         model=model,
         values=values,
@@ -500,6 +509,8 @@ def policy_iteration(
     changes where the iteration starts, never where it ends."""
     if not max_iterations >= 1:  # (every path counts a first policy, then improvements)
         raise ValueError(f"max_iterations must be at least 1, not {max_iterations!r}")
+    if model.mixed:
+        return _game_iteration(model, max_iterations, tie_tolerance, warm_start)
     if model.stage is None and (
         solved := _kernel_solution(model, max_iterations, tie_tolerance, warm_start)
     ):
@@ -535,7 +546,7 @@ def _kernel_solution(
     system too ill-conditioned for its solve without pivoting), too many states moved back
     to. The numpy path then solves the model as it always did, and raises what it raises.
     A ``warm_start`` that does not fit the model the kernel passes over itself."""
-    if _compiled is None or model.n_states > KERNEL_STATES:
+    if _compiled is None or model.n_states > KERNEL_STATES or model.controller is not None:
         return None
     T = model.transitions
     status, iterations, residual, values, q, policy, optimal = _compiled.solve(
@@ -875,6 +886,8 @@ def value_iteration(
     change is under ``tolerance``, the greedy policy is evaluated exactly; its cost ``J_mu``
     is an upper bound, and the sweep stops when ``max(J_mu - J_k) <= tolerance``.
     """
+    if model.mixed:
+        return _game_value_iteration(model, tolerance, max_sweeps, tie_tolerance)
     _check_reachable(model)
     sign = _sign(model)
     live = ~model.terminal
@@ -903,6 +916,153 @@ def value_iteration(
     else:
         raise NotConverged(f"value iteration: error bound {error:.3g} after {max_sweeps} sweeps")
     return _finish(model, sign * J, sweep, max(error, 0.0), "value_iteration", tie_tolerance)
+
+
+def _restricted(model: Model, fixed: np.ndarray, policy: np.ndarray) -> tuple[Model, np.ndarray]:
+    """The decision problem left to the other player when the ``fixed`` states play
+    ``policy`` (a pair per state): those states keep their chosen pair alone. Returns it
+    and, per pair of it, the pair of ``model`` it is."""
+    keep = ~fixed[model.state_of_pair]
+    chosen = policy[fixed & ~model.terminal]
+    keep[chosen] = True
+    pairs = np.flatnonzero(keep)
+    T = model.transitions
+    rows = _rows(T, pairs)
+    cost = model.outcome_cost
+    if cost.strides != (0,) and cost.size:
+        outcome = np.repeat(keep, np.diff(T.indptr))
+        cost = cost[outcome]
+    else:
+        cost = np.broadcast_to(cost[:1] if cost.size else np.zeros(1), (rows.nnz,))
+    per_state = np.bincount(model.state_of_pair[pairs], minlength=model.n_states)
+    assert model.controller is not None
+    held = int(model.controller[np.flatnonzero(fixed)[0]]) if fixed.any() else 0
+    replier = model.maximizes[1 - held]  # (two players: the other one)
+    reply = Model(
+        n_states=model.n_states,
+        pair_start=np.concatenate(([0], np.cumsum(per_state))).astype(np.int64),
+        action_of_pair=model.action_of_pair[pairs],
+        transitions=rows,
+        outcome_cost=cost,
+        terminal_value=model.terminal_value,
+        start=model.start,
+        action_names=model.action_names,
+        label=model.label,
+        discount=model.discount,
+        maximize=replier,
+    )
+    return reply, pairs
+
+
+def _best_reply(
+    model: Model, player: int, policy: np.ndarray, tie_tolerance: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The values of ``player`` playing ``policy`` against the other's best reply, and the
+    whole policy (``player``'s and the reply), pairs of ``model``: the reply found by
+    policy iteration, each policy evaluated by one linear solve."""
+    assert model.controller is not None
+    fixed = model.controller == player
+    reply, pairs = _restricted(model, fixed, policy)
+    back = np.full(model.n_pairs, -1, dtype=np.int64)
+    back[pairs] = np.arange(pairs.size)
+    start = np.where(policy >= 0, back[np.maximum(policy, 0)], -1)
+    solved = policy_iteration(reply, tie_tolerance=tie_tolerance, warm_start=start)
+    whole = np.where(solved.policy >= 0, pairs[np.maximum(solved.policy, 0)], -1)
+    return solved.values, whole
+
+
+# Rounds of improving both players of a game at once before strategy iteration proper.
+_TOGETHER_ROUNDS = 20
+
+
+def _game_iteration(
+    model: Model, max_iterations: int, tie_tolerance: float, warm_start: np.ndarray | None
+) -> Solution:
+    """Strategy iteration for a game of two players with opposite aims (Hoffman and Karp,
+    1966): the first player's policy is held while the other's best reply is found (a
+    decision problem of its own, solved exactly), then improved where another action is
+    better by more than rounding against those values. Each round the first player's
+    values improve, so no policy comes back; it stops when no state changes, the values
+    then exact up to the linear solves (the residual is checked in :func:`_finish`).
+
+    Improving both players at once (Pollatschek and Avi-Itzhak) needs one solve a round
+    where this needs several, but can cycle: it is tried first, for at most
+    ``_TOGETHER_ROUNDS`` rounds, and where both players' policies settle together the values
+    are the game's (each player's greedy against them); else the rounds go on as above from
+    the first player's policy it reached.
+
+    The first policy must end the game whatever the other player does (a piece
+    that can always move): ``warm_start`` where given and fitting, else one toward the
+    goal (:func:`proper_policy`)."""
+    assert model.controller is not None
+    hint = _fitting(model, warm_start)
+    policy = hint if hint is not None else _first_policy(model)
+    live = ~model.terminal
+    mine = (model.controller == 0) & live
+    rounds = 0
+    for rounds in range(1, min(_TOGETHER_ROUNDS, max_iterations) + 1):
+        try:
+            values = evaluate_policy(model, policy)
+        except (RuntimeError, np.linalg.LinAlgError):  # a pair of policies that never ends
+            break
+        if not np.all(np.isfinite(values)):
+            break
+        q_min = _signed_q(model, values)
+        best, greedy = _greedy(model, q_min)
+        improve = live & ~_settled(q_min[np.maximum(policy, 0)], best)
+        if not improve.any():
+            return _finish(model, values, rounds, None, "policy_iteration", tie_tolerance)
+        policy = np.where(improve, greedy, policy)
+    for iteration in range(rounds + 1, max_iterations + 1):
+        values, policy = _best_reply(model, 0, policy, tie_tolerance)
+        q_min = _signed_q(model, values)
+        best, greedy = _greedy(model, q_min)
+        current = q_min[np.maximum(policy, 0)]
+        improve = mine & ~_settled(current, best)
+        if not improve.any():
+            return _finish(model, values, iteration, None, "policy_iteration", tie_tolerance)
+        policy = np.where(improve, greedy, policy)
+    raise NotConverged(f"strategy iteration did not settle in {max_iterations} rounds")
+
+
+def _game_value_iteration(
+    model: Model, tolerance: float, max_sweeps: int, tie_tolerance: float
+) -> Solution:
+    """:func:`value_iteration` for a game of two players with opposite aims. Once a sweep
+    changes nothing by more than ``tolerance``, each player's greedy policy is held against
+    the other's best reply: the maximising player's guarantee is a lower bound on the
+    game's value and the minimising player's an upper one, and the sweep stops when the
+    values lie within ``tolerance`` of both."""
+    _check_reachable(model)
+    assert model.controller is not None
+    live = ~model.terminal
+    sign = np.broadcast_to(model.sign, (model.n_states,))
+    pair_sign = model.pair_sign
+    V = np.where(model.terminal, model.terminal_value, 0.0)
+    P, gamma, starts = model.transitions, model.discount, model.pair_start[:-1][live]
+    next_check = 0
+    error = np.inf
+    sweep = 0
+    for sweep in range(1, max_sweeps + 1):
+        q_min = pair_sign * (model.pair_cost + gamma * (P @ V))
+        new = V.copy()
+        new[live] = sign[live] * np.minimum.reduceat(q_min, starts)
+        change = float(np.max(np.abs(new - V)))
+        V = new
+        if change <= tolerance and sweep >= next_check:
+            greedy = _first_per_state(model, q_min <= (sign * V)[model.state_of_pair])
+            bounds = []
+            for player in (0, 1):
+                guaranteed, _ = _best_reply(model, player, greedy, tie_tolerance)
+                bounds.append(guaranteed)
+            low, high = (bounds[0], bounds[1]) if model.maximizes[0] else (bounds[1], bounds[0])
+            error = float(max(np.max(V - low), np.max(high - V)))
+            if error <= tolerance:
+                break
+            next_check = sweep + max(16, sweep // 4)
+    else:
+        raise NotConverged(f"value iteration: error bound {error:.3g} after {max_sweeps} sweeps")
+    return _finish(model, V, sweep, max(error, 0.0), "value_iteration", tie_tolerance)
 
 
 def solve(model: Model, method: str = "policy_iteration", **options: float) -> Solution:

@@ -5,9 +5,14 @@ The built-in families: ``jump`` (the Chutes and Ladders boards of five assignmen
 :class:`BoardFamily` and registers an instance; an assignment names its family in its TOML.
 """
 
+import importlib
+import pkgutil
+
 from ._family import (
+    Board,
     BoardFamily,
     LoadedBoard,
+    VariantPlan,
     board_family,
     describe_board,
     family_names,
@@ -25,8 +30,11 @@ from ._jump import (
 )
 from ._trap_lane import TRAP_KINDS, TRAP_LANE_SQUARES, TrapLayout, TrapVariantPlan
 
-Board = JumpBoard | TrapLayout
-VariantPlan = JumpVariantPlan | TrapVariantPlan
+# Every module of this package that defines a family registers it: a new kind of board is
+# one new file here (its types exported by its own module), named nowhere else.
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module not in ("_family", "_picture"):
+        importlib.import_module(f"{__name__}.{_module}")
 
 __all__ = [
     "MAX_GOAL",

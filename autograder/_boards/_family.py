@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from .._errors import BoardError, read_json
 from .._registry import Registry
 from ._picture import BoardPicture
 
 __all__ = [
+    "Board",
     "BoardFamily",
     "LoadedBoard",
+    "VariantPlan",
     "board_family",
     "describe_board",
     "family_names",
@@ -27,6 +29,18 @@ __all__ = [
     "parse_board",
     "register_family",
 ]
+
+
+@runtime_checkable
+class Board(Protocol):
+    """What a board of any family is: frozen data that writes its own board file. Code that
+    needs more of it (a jump board's goal) asks for its family's type."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+# A family's ``[variants]`` plan: a frozen dataclass of its own (``BoardFamily.plan_type``).
+VariantPlan = Any
 
 
 @dataclass(frozen=True)

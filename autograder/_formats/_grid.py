@@ -84,6 +84,22 @@ class GridFormat(OutputFormat):
         """The value lists, by tokens left (just one unless ``layered``)."""
         return list(answer.values) if self.layered else [answer.values]
 
+    def table_of(self, key: str) -> str | None:
+        """Token tables: ``square@tokens``."""
+        return key.partition("@")[2] or None if self.layered else None
+
+    def table_words(self, table: str) -> str:
+        """``table`` (one token count, or several joined) with the word that agrees."""
+        return f"{table} token" + ("" if table == "1" else "s")
+
+    def table_caption(self, table: int) -> str | None:
+        if not self.layered:
+            return None
+        return f"with {table} token{'s' if table != 1 else ''} left"
+
+    def goal_values(self, answer: Answer) -> list[float]:
+        return [float(layer[-1]) for layer in self.layers(answer)]
+
     def goal(self, answer: Answer) -> int:
         return len(self.layers(answer)[0]) - 1
 

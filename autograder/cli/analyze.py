@@ -22,6 +22,7 @@ from reference_solutions import (
 from .. import (
     AnalysisPage,
     BoardMap,
+    PairMap,
     SquareRow,
     StrategyRow,
     UsageError,
@@ -82,7 +83,7 @@ def _layer_caption(analysis: Analysis, k: int, what: str) -> str:
 def analysis_page(analysis: Analysis) -> AnalysisPage:
     """What the page shows, from the analysis: the engine only draws it."""
     problem = analysis.problem
-    unit = "discounted reward" if analysis.maximize else "turns"
+    unit, valued = analysis.measure.value, analysis.measure.phrase
     z = Z_TEST
     squares = []
     for check in analysis.squares:
@@ -98,7 +99,7 @@ def analysis_page(analysis: Analysis) -> AnalysisPage:
                                       high, played, sim.unfinished,
                                       sim.length.tolist()))  # fmt: skip
     value_maps = [
-        BoardMap(_layer_caption(analysis, k, f"value map: expected {unit} from each square"),
+        BoardMap(_layer_caption(analysis, k, f"value map: {valued} from each square"),
                  values=layer)
         for k, layer in enumerate(analysis.value_map)
     ]  # fmt: skip
@@ -114,7 +115,7 @@ def analysis_page(analysis: Analysis) -> AnalysisPage:
     settings = ", ".join(f"{k} = {v}" for k, v in sorted(params.items())) or "no parameters"
     lines = [
         f"{problem.assignment.title}, on {problem.board_words}; {settings}.",
-        f"optimal expected {unit} from the start: {analysis.solution.start_value:.4f}; "
+        f"optimal {valued} from the start: {analysis.solution.start_value:.4f}; "
         f"{analysis.games} games per simulation, seed {analysis.seed}.",
     ]
     if not analysis.choice:
@@ -129,7 +130,16 @@ def analysis_page(analysis: Analysis) -> AnalysisPage:
         strategies=strategies,
         unit=unit,
         confidence="99.9%",
+        pair_maps=_pair_maps(analysis),
     )
+
+
+def _pair_maps(analysis: Analysis) -> list[PairMap]:
+    if analysis.pair_map is None:
+        return []
+    caption, table = analysis.pair_map
+    mover, other = "the square of the player to move", "the other player's square"
+    return [PairMap(f"pair map: {caption}", table.tolist(), mover, other)]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -164,7 +164,7 @@ def _strategies(problem: Problem, solution: Solution) -> list[Strategy]:
     """The best single aim held for the whole game, and an aim drawn at random each turn."""
     model = solution.model
     faces = problem.params.faces
-    sign = -1.0 if model.maximize else 1.0
+    sign = model.sign_of(model.start)
     fixed = [always(model, a, solution.policy)[0] for a in range(faces)]  # action a: aim a + 1
     start = np.array([policy_values(model, policy)[model.start] for policy in fixed])
     best = int(np.argmin(sign * start))  # the first of equals: the smallest aim

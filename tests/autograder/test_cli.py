@@ -59,6 +59,9 @@ def test_every_assignment_solves_with_json(name, capsys):
     elif name == "token-boosted":
         assert len(data["values"]) == data["params"]["tokens"] + 1
         assert data["values"][-1][0] == data["start_value"]
+    elif name == "race":  # W[a][b] for every pair of squares 0..99
+        assert len(data["values"]) == 100 and {len(row) for row in data["values"]} == {100}
+        assert data["values"][0][0] == data["start_value"]
     else:
         assert len(data["values"]) == 101 and data["values"][0] == data["start_value"]
     if name == "classic":

@@ -15,7 +15,7 @@ from autograder import UsageError, assignments_dir, load_assignment
 from autograder._assignments import assignment_names
 from autograder.cli import main
 
-SHIPPED = ("aimed", "boosted", "classic", "efron", "token-boosted", "trap-lane")
+SHIPPED = ("aimed", "boosted", "classic", "efron", "race", "token-boosted", "trap-lane")
 
 
 @pytest.fixture

@@ -83,7 +83,7 @@ def test_javac_is_there_when_expected():
     assert shutil.which("javac", path="/usr/local/bin:/usr/bin:/bin"), "javac not on PATH"
 
 
-JUMP_ASSIGNMENTS = ["classic", "boosted", "token-boosted", "aimed", "efron"]
+JUMP_ASSIGNMENTS = ["classic", "boosted", "token-boosted", "aimed", "efron", "race"]
 
 
 def _java_name(name: str) -> str:
