@@ -16,6 +16,9 @@ from ._examples import render_examples
 __all__ = ["DEMO_TIMEOUT", "demo_text"]
 
 DEMO_TIMEOUT = 3.0  # seconds per board: the endless examples need not hold the demo up
+# ...or a quarter of the assignment's own limit where that is more (plain loops over every
+# pair of squares take a few seconds where one square's take a fraction of one).
+DEMO_SHARE = 0.25
 
 
 def demo_text(
@@ -52,7 +55,9 @@ def demo_text(
                 folder / "results",
                 answers=answers,
                 workers=workers,
-                limits=assignment.limits.with_timeout(DEMO_TIMEOUT),
+                limits=assignment.limits.with_timeout(
+                    max(DEMO_TIMEOUT, DEMO_SHARE * assignment.limits.timeout)
+                ),
                 progress=progress,
             )
             isolation = isolation or batch.isolation
