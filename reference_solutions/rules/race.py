@@ -183,7 +183,21 @@ class RaceGame:
         return self.table(solution).tolist()
 
     def policy_json(self, solution: Solution) -> Any:
-        return None
+        """Where playing to win chooses otherwise than minimising turns: ``[a, b]`` (aimed)
+        or ``[a, b, spin]`` (boosted), the first player to move on ``a``, the other on ``b``,
+        where none of the best choices is the turn-minimiser's (ties within the solver's
+        tolerance agree)."""
+        if self.moves == "classic":
+            return {"differs_from_fewest_turns": []}
+        model = solution.model
+        fewest = _fewest_turns_pairs(self, self.board)
+        agree = np.bincount(model.state_of_pair, weights=solution.optimal & fewest,
+                            minlength=model.n_states)  # fmt: skip
+        t, x, y, spin = self.at.decode(np.arange(model.n_states))
+        chooses = (t == 0) & (np.diff(model.pair_start) > 1)
+        where = np.flatnonzero(chooses & (agree == 0))
+        rows = [x[where], y[where]] + ([spin[where]] if self.moves == "boosted" else [])
+        return {"differs_from_fewest_turns": np.column_stack(rows).tolist()}
 
     def optimal_json(self, solution: Solution) -> Any:
         return None

@@ -23,7 +23,7 @@ from reference_solutions._params import overshoot as read_overshoot
 from reference_solutions._simulate import simulate
 from reference_solutions._solver import policy_iteration, value_iteration
 from reference_solutions.rules import race
-from tests.independent_race import race_length, race_win_table
+from tests.independent_race import race_length, race_win_table, single_player_values
 from tests.strategies import jump_boards
 
 STANDARD = JumpBoard(
@@ -176,3 +176,33 @@ def test_no_module_outside_the_race_s_own_files_names_it():
             if re.search(r"\brace\b", text.replace("dice race a board", ""), re.IGNORECASE):
                 naming.append(relative)
     assert naming == []
+
+
+def test_where_playing_to_win_chooses_otherwise_than_minimising_turns():
+    """``solve --json``'s list, against the plain implementation: after the spin ``s`` on
+    ``a`` (the other on ``b``), the turn-minimiser's move is listed exactly when it gives a
+    lower chance to win than the other move (near-ties aside)."""
+    from tests.independent import goes_to, land
+
+    jumps = [list(j) for j in STANDARD.jumps]
+    W = race_win_table(100, jumps, "boosted", "win")
+    V = single_player_values(100, jumps, "boosted")
+    table = goes_to(100, jumps)
+
+    def chance(b: int, square: int) -> float:  # the mover's, having reached square
+        return 1.0 if square == 100 else 1.0 - W[b][square]
+
+    game = race.build(STANDARD, _params("boosted", "win"))
+    differs = game.policy_json(policy_iteration(game.model))["differs_from_fewest_turns"]
+    listed = {tuple(row) for row in differs}
+    assert listed
+    for a in range(100):
+        for s in range(1, 7):
+            short, long = land(100, table, "stay", a, s), land(100, table, "stay", a, s + 1)
+            fewest = short if V[short] <= V[long] + 1e-9 * max(1.0, V[long]) else long
+            for b in range(100):
+                gap = max(chance(b, short), chance(b, long)) - chance(b, fewest)
+                if gap > 1e-7:
+                    assert (a, b, s) in listed
+                elif gap < 1e-11:
+                    assert (a, b, s) not in listed
