@@ -104,7 +104,7 @@ class RaceFormat(OutputFormat):
         value_tolerance: float,
     ) -> list[Entry]:
         """The first player's chance, then every entry of ``W``."""
-        start_tol, tol = self.tolerances(value_tolerance)
+        _, tol = self.tolerances(value_tolerance)
         start_tol = max(value_tolerance, 0.00005) + 1e-9  # (printed with four decimals)
         out = [Entry("start", "the first player's chance to win", answer.start_value,
                      tolerance=start_tol)]  # fmt: skip
