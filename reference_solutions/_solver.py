@@ -918,10 +918,12 @@ def value_iteration(
     return _finish(model, sign * J, sweep, max(error, 0.0), "value_iteration", tie_tolerance)
 
 
-def _restricted(model: Model, fixed: np.ndarray, policy: np.ndarray) -> tuple[Model, np.ndarray]:
-    """The decision problem left to the other player when the ``fixed`` states play
+def _restricted(model: Model, player: int, policy: np.ndarray) -> tuple[Model, np.ndarray]:
+    """The decision problem left to the other player when ``player``'s states play
     ``policy`` (a pair per state): those states keep their chosen pair alone. Returns it
     and, per pair of it, the pair of ``model`` it is."""
+    assert model.controller is not None
+    fixed = model.controller == player
     keep = ~fixed[model.state_of_pair]
     chosen = policy[fixed & ~model.terminal]
     keep[chosen] = True
@@ -935,9 +937,7 @@ def _restricted(model: Model, fixed: np.ndarray, policy: np.ndarray) -> tuple[Mo
     else:
         cost = np.broadcast_to(cost[:1] if cost.size else np.zeros(1), (rows.nnz,))
     per_state = np.bincount(model.state_of_pair[pairs], minlength=model.n_states)
-    assert model.controller is not None
-    held = int(model.controller[np.flatnonzero(fixed)[0]]) if fixed.any() else 0
-    replier = model.maximizes[1 - held]  # (two players: the other one)
+    replier = model.maximizes[1 - player]  # (two players: the other one)
     reply = Model(
         n_states=model.n_states,
         pair_start=np.concatenate(([0], np.cumsum(per_state))).astype(np.int64),
@@ -961,8 +961,7 @@ def _best_reply(
     whole policy (``player``'s and the reply), pairs of ``model``: the reply found by
     policy iteration, each policy evaluated by one linear solve."""
     assert model.controller is not None
-    fixed = model.controller == player
-    reply, pairs = _restricted(model, fixed, policy)
+    reply, pairs = _restricted(model, player, policy)
     back = np.full(model.n_pairs, -1, dtype=np.int64)
     back[pairs] = np.arange(pairs.size)
     start = np.where(policy >= 0, back[np.maximum(policy, 0)], -1)
